@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A report of misuse that FutureBridge recovered from without losing anything.
+///
+/// Misuse never crashes a program: the library does the safe thing (ignores a second
+/// completion, fails an abandoned future) and sends a ``Diagnostic`` to
+/// ``Diagnostics``, which by default prints one line, starting with
+/// `FUTUREBRIDGE MISUSE:`, to standard error.
+public struct Diagnostic: Sendable, CustomStringConvertible, Equatable {
+    /// What went wrong.
+    public enum Kind: String, Sendable, Equatable {
+        /// A promise (or a completion handler made from one) was released while its
+        /// future was still pending; the future failed with ``AbandonedPromiseError``.
+        case promiseAbandoned
+        /// A completion handler was called after it had already completed its future;
+        /// the later call was ignored.
+        case completedTwice
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// A sentence that says what happened and what the library did about it.
+    public let message: String
+    /// The file (`#fileID`) where the promise or adapter involved was created.
+    public let fileID: String
+    /// The line where the promise or adapter involved was created.
+    public let line: Int
+
+    /// Creates a diagnostic.
+    public init(kind: Kind, message: String, fileID: String, line: Int) {
+        self.kind = kind
+        self.message = message
+        self.fileID = fileID
+        self.line = line
+    }
+
+    /// One greppable line: `FUTUREBRIDGE MISUSE: <kind>: <message> (<file>:<line>)`.
+    public var description: String {
+        "FUTUREBRIDGE MISUSE: \(kind.rawValue): \(message) (\(fileID):\(line))"
+    }
+}
+
+/// The one hook through which FutureBridge reports misuse.
+///
+/// The handler runs synchronously on the thread where the misuse was noticed (for an
+/// abandoned promise, the thread that released its last reference), never under a
+/// lock of the library. Keep it short and thread-safe.
+///
+/// ```swift
+/// Diagnostics.setHandler { diagnostic in logger.warning("\(diagnostic)") }
+/// ```
+public enum Diagnostics {
+    /// The signature of a diagnostics handler.
+    public typealias Handler = @Sendable (Diagnostic) -> Void
+
+    /// The default handler: writes ``Diagnostic/description`` and a newline to standard
+    /// error.
+    public static let standardError: Handler = { diagnostic in
+        let line = diagnostic.description + "\n"
+        _ = line.utf8CString.withUnsafeBufferPointer { buffer in
+            write(2, buffer.baseAddress, buffer.count - 1)
+        }
+    }
+
+    private static let current = Locked<Handler>(standardError)
+
+    /// Replaces the handler that receives every ``Diagnostic``.
+    ///
+    /// - Parameter handler: Called on the thread that noticed the misuse.
+    public static func setHandler(_ handler: @escaping Handler) {
+        current.withLock { $0 = handler }
+    }
+
+    /// Restores the default handler, ``standardError``.
+    public static func resetHandler() {
+        setHandler(standardError)
+    }
+
+    /// Sends `diagnostic` to the current handler (outside the handler's lock).
+    static func report(_ diagnostic: Diagnostic) {
+        let handler = current.withLock { $0 }
+        handler(diagnostic)
+    }
+}

@@ -1,0 +1,36 @@
+/// The failure of a future whose promise was released while the future was pending.
+///
+/// Typical cause: a callback API dropped its completion handler without calling it.
+/// The future fails with this error instead of staying pending forever, so awaiting
+/// tasks resume and nothing leaks; the same event is reported to ``Diagnostics``.
+public struct AbandonedPromiseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file (`#fileID`) where the promise or adapter was created.
+    public let fileID: String
+    /// The line where the promise or adapter was created.
+    public let line: Int
+
+    /// Creates the error for a promise created at `fileID:line`.
+    public init(fileID: String, line: Int) {
+        self.fileID = fileID
+        self.line = line
+    }
+
+    public var description: String {
+        "promise created at \(fileID):\(line) was released without being completed"
+    }
+}
+
+/// The failure of a blocking ``Future/wait(timeout:)`` that ran out of time.
+///
+/// The future itself is unaffected: it may still complete later.
+public struct WaitTimeoutError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// How long the caller waited.
+    public let timeout: Duration
+
+    /// Creates the error for a wait of `timeout`.
+    public init(timeout: Duration) {
+        self.timeout = timeout
+    }
+
+    public var description: String { "wait timed out after \(timeout)" }
+}

@@ -1,0 +1,99 @@
+import Dispatch
+import Foundation
+
+/// Where a closure given to FutureBridge runs.
+///
+/// Every API that runs your code takes an `on:` parameter of this type. The default
+/// everywhere is ``inline``: the closure runs on the thread that completes the future
+/// (or, if it is already completed, on the thread that registers the closure). The
+/// default is never the main queue, which only runs when something drives it (a UI
+/// run loop, `dispatchMain()`), and most Linux programs and servers have no such thing.
+///
+/// ```swift
+/// future.onSuccess(on: .main) { image in view.show(image) }
+/// future.onSuccess(on: .queue(database)) { row in cache.store(row) }
+/// future.onSuccess(on: .custom(eventLoop.execute)) { _ in }   // anything with execute
+/// ```
+///
+/// ## Inline callbacks do not nest
+/// A closure run ``inline`` that completes another promise does not run that promise's
+/// inline callbacks from inside itself: they run on the same thread right after it
+/// returns. Long chains therefore never grow the stack.
+public struct ExecutionContext: Sendable {
+    /// The signature of a function that runs a job (for example `EventLoop.execute`).
+    public typealias Execute = @Sendable (@escaping @Sendable () -> Void) -> Void
+
+    enum Kind: Sendable {
+        case inline
+        case queue(DispatchQueue)
+        case operationQueue(OperationQueue)
+        case custom(Execute)
+    }
+
+    let kind: Kind
+
+    /// Runs closures on the thread that completes the future, or right away on the
+    /// registering thread when the future is already completed. The fastest choice; the
+    /// closure must be short and must not block.
+    public static let inline = ExecutionContext(kind: .inline)
+
+    /// Runs closures asynchronously on `DispatchQueue.main`. Only use it in programs
+    /// that drive the main queue (apps, or `dispatchMain()`).
+    public static var main: ExecutionContext { ExecutionContext(kind: .queue(.main)) }
+
+    /// Runs closures asynchronously on `queue`.
+    ///
+    /// - Parameter queue: A serial or concurrent dispatch queue.
+    public static func queue(_ queue: DispatchQueue) -> ExecutionContext {
+        ExecutionContext(kind: .queue(queue))
+    }
+
+    /// Runs closures asynchronously on the global concurrent queue of `qos`.
+    ///
+    /// - Parameter qos: The quality of service of the global queue.
+    public static func global(qos: DispatchQoS.QoSClass = .default) -> ExecutionContext {
+        ExecutionContext(kind: .queue(.global(qos: qos)))
+    }
+
+    /// Runs closures as operations added to `queue`.
+    ///
+    /// - Parameter queue: The operation queue, which also bounds their concurrency.
+    public static func operationQueue(_ queue: OperationQueue) -> ExecutionContext {
+        ExecutionContext(kind: .operationQueue(queue))
+    }
+
+    /// Runs closures through `execute`: wraps anything that has an execute function,
+    /// such as a SwiftNIO event loop (`.custom(loop.execute)`) or a test's manual
+    /// executor.
+    ///
+    /// - Parameter execute: Called once per job; it must run the job exactly once.
+    public static func custom(_ execute: @escaping Execute) -> ExecutionContext {
+        ExecutionContext(kind: .custom(execute))
+    }
+
+    /// Runs `job` in this context.
+    ///
+    /// - Parameter job: The work to run.
+    public func execute(_ job: @escaping @Sendable () -> Void) {
+        switch kind {
+        case .inline: job()
+        case .queue(let queue): queue.async(execute: job)
+        case .operationQueue(let queue): queue.addOperation(job)
+        case .custom(let execute): execute(job)
+        }
+    }
+
+    /// Whether this is ``inline``.
+    public var isInline: Bool {
+        if case .inline = kind { true } else { false }
+    }
+
+    /// `callback` wrapped so that it runs in this context (unchanged for ``inline``).
+    @inline(__always)
+    func bind<Argument: Sendable>(
+        _ callback: @escaping @Sendable (Argument) -> Void
+    ) -> @Sendable (Argument) -> Void {
+        if case .inline = kind { return callback }
+        return { argument in self.execute { callback(argument) } }
+    }
+}

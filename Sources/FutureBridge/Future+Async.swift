@@ -1,0 +1,81 @@
+extension Future {
+    /// The value, awaited: returns it, throws the future's error, or throws
+    /// `CancellationError` if the future was cancelled.
+    ///
+    /// Cancelling the awaiting `Task` withdraws this awaiter's interest (which becomes a
+    /// cancel request upstream if it was the last interest) and throws
+    /// `CancellationError` at once, even if the producer keeps going; other awaiters
+    /// and handlers are unaffected. A task that is already cancelled does not suspend.
+    /// A future that is already completed returns its value without suspending, even
+    /// in a cancelled task.
+    public var value: Value {
+        get async throws {
+            try await outcome.get()
+        }
+    }
+
+    /// The outcome, awaited; never throws.
+    ///
+    /// Cancelling the awaiting `Task` returns ``Outcome/cancelled`` for this awaiter at
+    /// once (see ``value`` for what the request does upstream).
+    public var outcome: Outcome<Value> {
+        get async {
+            if let outcome = storage.outcome { return outcome }
+            return await storage.awaitOutcome()
+        }
+    }
+
+    /// The outcome as a `Result`, awaited; cancellation is
+    /// `.failure(CancellationError())`. Behaves like ``outcome`` under cancellation.
+    public var result: Result<Value, any Error> {
+        get async {
+            await outcome.result
+        }
+    }
+
+    /// Runs `operation` in a new unstructured `Task` and completes with how it ends.
+    ///
+    /// A cancel request on this future (``cancel()``, the last token, the last awaiting
+    /// task cancelled) cancels the task: `operation` sees `Task.isCancelled`, and if it
+    /// throws `CancellationError` (or another cancellation error) the future ends
+    /// cancelled. If it returns a value anyway, the future succeeds with it.
+    ///
+    /// ```swift
+    /// let future = Future { try await api.download(url) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - priority: The priority of the task; inherited when `nil`.
+    ///   - operation: The async work; runs wherever its isolation says (a global
+    ///     executor for a non-isolated closure).
+    public init(priority: TaskPriority? = nil, _ operation: @escaping @Sendable () async throws -> Value) {
+        let storage = FutureStorage<Value>.pending()
+        storage.completeByRunning(priority: priority, operation)
+        self.init(storage: storage)
+    }
+}
+
+extension Promise {
+    /// Completes the future with how `operation` ends, running it in a new `Task`.
+    ///
+    /// From then on only `operation` completes the future (later ``succeed(_:)`` and
+    /// the like return `false`). A cancel request on the future cancels the task (in
+    /// addition to the handlers registered with ``onCancelRequest(_:)``).
+    ///
+    /// - Parameters:
+    ///   - priority: The priority of the task; inherited when `nil`.
+    ///   - operation: The async work; a thrown cancellation error completes the future as
+    ///     cancelled.
+    /// - Returns: `false` if the future was already completed or follows another
+    ///   future; `operation` is then not started.
+    @discardableResult
+    public func complete(
+        priority: TaskPriority? = nil,
+        running operation: @escaping @Sendable () async throws -> Value
+    ) -> Bool {
+        guard storage.withLock({ $0.bind() }) else { return false }
+        settled.store(true, ordering: .relaxed)
+        storage.completeByRunning(priority: priority, operation)
+        return true
+    }
+}

@@ -1,0 +1,96 @@
+/// The read side of a one-shot asynchronous value: a success, a failure, or a
+/// cancellation, delivered exactly once to every consumer.
+///
+/// A future is a cheap, `Sendable` view: copies share the same state. Only its
+/// ``Promise`` (or the operator that made it) completes it.
+///
+/// ```swift
+/// let future = Future(on: .global()) { try parse(data) }
+/// future
+///     .onSuccess { document in print("parsed", document.title) }
+///     .onFailure { error in print("failed:", error) }
+/// let document = try await future.value
+/// ```
+///
+/// ## Threading and futures
+/// Every method that runs your code takes an `on:` ``ExecutionContext``; the default
+/// is ``ExecutionContext/inline``. An inline closure runs on the thread that completes
+/// the future; if the future is already completed, it runs at once on the thread that
+/// registers it. Closures never run while the future's lock is held. An inline closure
+/// that completes another promise does not run that promise's callbacks nested inside
+/// itself: they run right after it returns, so chains of any length use constant
+/// stack.
+///
+/// ## Cancellation
+/// A consumer cannot cancel a future for everybody; it can *request* cancellation
+/// (``cancel()``, a ``CancellationToken``, a cancelled `Task` awaiting ``value``). The
+/// request travels upstream, through derived futures, to the promise that produces
+/// the value, whose producer decides what to do. When several consumers hold an
+/// interest (tokens, awaiting tasks, derived futures), the request goes upstream only
+/// once all of them have withdrawn it.
+public struct Future<Value: Sendable>: Sendable {
+    let storage: FutureStorage<Value>
+
+    init(storage: FutureStorage<Value>) {
+        self.storage = storage
+    }
+
+    /// A future already completed with `outcome`.
+    ///
+    /// - Parameter outcome: The outcome; a failure that is a cancellation becomes
+    ///   ``Outcome/cancelled``.
+    public init(outcome: Outcome<Value>) {
+        self.storage = .completed(outcome)
+    }
+
+    /// A future already completed with `value`.
+    public init(value: Value) {
+        self.init(outcome: .success(value))
+    }
+
+    /// A future already failed with `error` (cancelled, if `error` is a cancellation).
+    public init(error: any Error) {
+        self.init(outcome: .failure(error))
+    }
+
+    /// A future already cancelled.
+    public static var cancelled: Future { Future(outcome: .cancelled) }
+
+    /// Runs `work` on `context` and completes with what it returns or throws
+    /// (FutureKit's `Future(.Background) { }`).
+    ///
+    /// A cancel request that arrives before `work` starts completes the future as
+    /// cancelled at once, and `work` never runs. Once `work` has started it runs to the
+    /// end, and its result completes the future.
+    ///
+    /// - Parameters:
+    ///   - context: Where `work` runs, for example `.global()` or `.queue(queue)`.
+    ///   - work: The work; a thrown cancellation error completes the future as cancelled.
+    public init(on context: ExecutionContext, _ work: @escaping @Sendable () throws -> Value) {
+        let storage = FutureStorage<Value>.pending()
+        let started = OnceFlag()
+        storage.addCancelHandler {
+            if started.claim() { storage.complete(.cancelled) }
+        }
+        context.execute {
+            guard started.claim() else { return }
+            storage.complete(Outcome(catching: work))
+        }
+        self.storage = storage
+    }
+
+    /// The outcome if the future is completed, `nil` while it is pending. Never blocks.
+    public func peek() -> Outcome<Value>? {
+        storage.outcome
+    }
+
+    /// Whether the future is completed.
+    public var isCompleted: Bool {
+        storage.outcome != nil
+    }
+}
+
+extension Future where Value == Void {
+    /// A `Future<Void>` already completed successfully.
+    public static var succeeded: Future { Future(value: ()) }
+}

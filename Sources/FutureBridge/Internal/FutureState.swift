@@ -1,0 +1,154 @@
+/// A callback waiting for a future's outcome. Callbacks are stored already wrapped for
+/// their executor: the storage only ever calls them.
+typealias OutcomeCallback<Value> = @Sendable (Outcome<Value>) -> Void
+
+/// A promise's answer to a cancel request.
+typealias CancelHandler = @Sendable () -> Void
+
+/// The whole mutable state of one future, as a pure state machine.
+///
+/// Each event is a `mutating func` named after what happened and returns what must be
+/// done; the storage does it after releasing the lock. No function here calls user
+/// code, so every transition can be tested without threads.
+///
+/// Cancellation bookkeeping (FutureKit's model): consumers that want the value may hold
+/// an *interest*. A consumer that no longer wants it *withdraws* its interest with a
+/// cancel vote. The request goes to the producer's cancel handlers once somebody voted
+/// and no interest is held any more; it is delivered at most once.
+enum FutureState<Value: Sendable> {
+    case pending(Pending)
+    case completed(Outcome<Value>)
+    /// Transient: set while a `pending` payload is being mutated in place, so that its
+    /// array is uniquely referenced. Never visible outside a mutating function.
+    case modifying
+
+    struct Pending {
+        var callbacks = InlineList<OutcomeCallback<Value>>()
+        var cancelHandlers = InlineList<CancelHandler>()
+        /// Consumers currently holding an interest.
+        var interests: Int = 0
+        /// Some consumer asked for cancellation.
+        var cancelWanted = false
+        /// The request was delivered: handlers taken; later handlers run at once.
+        var cancelRequested = false
+        /// The promise was told to follow another future (``bind()``): only that
+        /// future's outcome may complete it now.
+        var isBound = false
+
+        /// Delivers the request if it is due, taking the handlers that must run.
+        mutating func takeHandlersIfRequestIsDue() -> InlineList<CancelHandler>? {
+            guard cancelWanted, interests == 0, !cancelRequested else { return nil }
+            cancelRequested = true
+            defer { cancelHandlers = InlineList() }
+            return cancelHandlers
+        }
+    }
+
+    static var initial: FutureState { .pending(Pending()) }
+
+    /// Mutates the pending payload in place; returns `nil` when already completed.
+    @inline(__always)
+    private mutating func withPending<R>(_ body: (inout Pending) -> R) -> R? {
+        guard case .pending(var pending) = self else { return nil }
+        self = .modifying
+        defer { self = .pending(pending) }
+        return body(&pending)
+    }
+
+    var outcome: Outcome<Value>? {
+        if case .completed(let outcome) = self { outcome } else { nil }
+    }
+
+    // MARK: Completion
+
+    enum CompleteAction {
+        /// The future was already completed: nothing happens, the caller lost.
+        case alreadyCompleted
+        /// Run `callbacks` with the outcome. The cancel handlers are returned only to be
+        /// released outside the lock (they may hold the last reference to user objects).
+        case runCallbacks(InlineList<OutcomeCallback<Value>>, released: InlineList<CancelHandler>)
+    }
+
+    /// Completes with `outcome`. A bound future accepts only the completion that comes
+    /// from the future it follows (`fromBinding`).
+    mutating func complete(_ outcome: Outcome<Value>, fromBinding: Bool = false) -> CompleteAction {
+        guard case .pending(let pending) = self, fromBinding || !pending.isBound else {
+            return .alreadyCompleted
+        }
+        self = .completed(outcome)
+        return .runCallbacks(pending.callbacks, released: pending.cancelHandlers)
+    }
+
+    /// The promise will take its outcome from another future. `false` if it is already
+    /// completed or bound.
+    mutating func bind() -> Bool {
+        withPending { pending in
+            if pending.isBound { return false }
+            pending.isBound = true
+            return true
+        } ?? false
+    }
+
+    enum AddCallbackAction {
+        case stored
+        case runNow(Outcome<Value>)
+    }
+
+    mutating func addCallback(_ callback: @escaping OutcomeCallback<Value>) -> AddCallbackAction {
+        if case .completed(let outcome) = self { return .runNow(outcome) }
+        withPending { $0.callbacks.append(callback) }
+        return .stored
+    }
+
+    // MARK: Cancellation
+
+    /// A consumer takes an interest in the value. No effect once completed.
+    mutating func interestAdded() {
+        withPending { $0.interests += 1 }
+    }
+
+    /// A consumer gives its interest back: `cancelling` when it no longer wants the
+    /// value, not cancelling when it simply goes away. Returns the handlers to run when
+    /// this makes the request due.
+    mutating func interestWithdrawn(cancelling: Bool) -> InlineList<CancelHandler>? {
+        withPending { pending in
+            precondition(pending.interests > 0, "interest withdrawn more often than taken")
+            pending.interests -= 1
+            if cancelling { pending.cancelWanted = true }
+            return pending.takeHandlersIfRequestIsDue()
+        } ?? nil
+    }
+
+    /// A consumer with no interest of its own asks for cancellation (`cancel()`).
+    mutating func cancelRequested() -> InlineList<CancelHandler>? {
+        withPending { pending in
+            pending.cancelWanted = true
+            return pending.takeHandlersIfRequestIsDue()
+        } ?? nil
+    }
+
+    enum AddCancelHandlerAction {
+        /// Kept; runs when a request arrives.
+        case stored
+        /// The request already arrived: run the handler now.
+        case runNow
+        /// Completed: the handler will never run; release it outside the lock.
+        case discard
+    }
+
+    mutating func addCancelHandler(_ handler: @escaping CancelHandler) -> AddCancelHandlerAction {
+        withPending { pending in
+            if pending.cancelRequested { return .runNow }
+            pending.cancelHandlers.append(handler)
+            return .stored
+        } ?? .discard
+    }
+
+    /// Whether a cancel request was delivered to this (pending) future's producer.
+    var isCancelRequested: Bool {
+        switch self {
+        case .pending(let pending): pending.cancelRequested
+        case .completed, .modifying: false
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// One task suspended on a future. Its fields are guarded by the future's lock.
+// @unchecked Sendable: both stored properties are read and written only inside
+// `FutureStorage.withLock` of the one future the awaiter belongs to.
+private final class Awaiter<Value: Sendable>: @unchecked Sendable {
+    var continuation: UnsafeContinuation<Outcome<Value>, Never>?
+    /// The awaiting task was cancelled (possibly before it registered).
+    var isCancelled = false
+}
+
+extension FutureStorage {
+    /// Suspends until the future completes or the awaiting task is cancelled.
+    ///
+    /// While suspended the task holds an interest. Task cancellation withdraws it with a
+    /// cancel vote (a request upstream if it was the last interest) and resumes the task
+    /// with ``Outcome/cancelled`` at once; other awaiters are unaffected. A task that is
+    /// already cancelled votes and returns without suspending.
+    ///
+    /// Exactly-once resumption: the continuation is stored and taken only under the
+    /// lock, by whichever comes first of the completion callback and the cancellation
+    /// handler; the other finds it gone.
+    func awaitOutcome() async -> Outcome<Value> {
+        let awaiter = Awaiter<Value>()
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { continuation in
+                let immediate: Outcome<Value>? = withLock { state in
+                    if let outcome = state.outcome { return outcome }
+                    if awaiter.isCancelled { return .cancelled }
+                    awaiter.continuation = continuation
+                    state.interestAdded()
+                    _ = state.addCallback { outcome in self.resume(awaiter, with: outcome) }
+                    return nil
+                }
+                if let immediate { continuation.resume(returning: immediate) }
+            }
+        } onCancel: {
+            self.cancel(awaiter)
+        }
+    }
+
+    private func resume(_ awaiter: Awaiter<Value>, with outcome: Outcome<Value>) {
+        let continuation = withLock { _ in
+            defer { awaiter.continuation = nil }
+            return awaiter.continuation
+        }
+        continuation?.resume(returning: outcome)
+    }
+
+    private func cancel(_ awaiter: Awaiter<Value>) {
+        let continuation: UnsafeContinuation<Outcome<Value>, Never>?
+        let handlers: InlineList<CancelHandler>?
+        (continuation, handlers) = withLock { state in
+            // Completed: the completion callback resumes (or resumed) the task.
+            guard state.outcome == nil else { return (nil, nil) }
+            awaiter.isCancelled = true
+            guard let continuation = awaiter.continuation else {
+                // Not registered yet: vote as a consumer without an interest.
+                return (nil, state.cancelRequested())
+            }
+            awaiter.continuation = nil
+            return (continuation, state.interestWithdrawn(cancelling: true))
+        }
+        continuation?.resume(returning: .cancelled)
+        handlers?.forEach { $0() }
+    }
+
+    /// Runs `operation` in a new `Task` and completes this future with how it ends; a
+    /// cancel request on this future cancels the task.
+    func completeByRunning(
+        priority: TaskPriority?,
+        _ operation: @escaping @Sendable () async throws -> Value
+    ) {
+        let task = Task(priority: priority) {
+            let outcome: Outcome<Value>
+            do {
+                outcome = .success(try await operation())
+            } catch {
+                outcome = Outcome(error: error)
+            }
+            self.complete(outcome, fromBinding: true)
+        }
+        addCancelHandler { task.cancel() }
+    }
+}

@@ -1,0 +1,127 @@
+/// The heap object behind a future: its ``FutureState`` and the mutex guarding it, in
+/// one allocation. It has no behaviour of its own; ``FutureStorage`` drives it.
+final class FutureBox<Value: Sendable>: LockedStorage<FutureState<Value>> {}
+
+/// The shared state of a ``Future`` and its ``Promise``, and every operation on it.
+///
+/// Every method takes the lock only to run one event of ``FutureState``, then performs
+/// the returned action (running callbacks or cancel handlers, releasing closures) after
+/// the lock is released.
+// @unchecked Sendable: the only stored property is an immutable reference to a
+// `FutureBox`, whose only state (the `FutureState` header) is read and written solely
+// inside `withLock`, which holds the box's pthread mutex for the whole access. Values
+// that cross threads through it are `Sendable` (`Value: Sendable`, `@Sendable`
+// closures). (`ManagedBuffer` subclasses cannot conform to `Sendable` themselves.)
+struct FutureStorage<Value: Sendable>: @unchecked Sendable {
+    let box: FutureBox<Value>
+
+    static func make(_ state: FutureState<Value>) -> FutureStorage {
+        FutureStorage(box: .make(state))
+    }
+
+    static func pending() -> FutureStorage { make(.initial) }
+
+    static func completed(_ outcome: Outcome<Value>) -> FutureStorage {
+        make(.completed(outcome.normalized))
+    }
+
+    @inline(__always)
+    func withLock<R>(_ body: (inout FutureState<Value>) throws -> R) rethrows -> R {
+        try box.withLock(body)
+    }
+
+    // MARK: Completion
+
+    /// Completes the future; `false` if it was already completed.
+    @discardableResult
+    func complete(_ outcome: Outcome<Value>, fromBinding: Bool = false) -> Bool {
+        let outcome = outcome.normalized
+        switch withLock({ $0.complete(outcome, fromBinding: fromBinding) }) {
+        case .alreadyCompleted:
+            return false
+        case .runCallbacks(let callbacks, let released):
+            withExtendedLifetime(released) {}
+            Trampoline.run(callbacks, with: outcome)
+            return true
+        }
+    }
+
+    /// Registers `callback`, which runs exactly once with the outcome: on completion,
+    /// or right away if the future is already completed.
+    func whenComplete(_ callback: @escaping OutcomeCallback<Value>) {
+        switch withLock({ $0.addCallback(callback) }) {
+        case .stored:
+            break
+        case .runNow(let outcome):
+            Trampoline.run(callback, with: outcome)
+        }
+    }
+
+    /// Registers `callback` to run on `context`.
+    @inline(__always)
+    func whenComplete(on context: ExecutionContext, _ callback: @escaping OutcomeCallback<Value>) {
+        whenComplete(context.bind(callback))
+    }
+
+    var outcome: Outcome<Value>? {
+        withLock { $0.outcome }
+    }
+
+    /// Binds this future to `source`: it completes with `source`'s outcome (and no
+    /// other), and forwards cancel requests to it. `false` if already completed or bound.
+    @discardableResult
+    func complete(using source: FutureStorage<Value>) -> Bool {
+        guard withLock({ $0.bind() }) else { return false }
+        forwardCancellation(to: source)
+        source.whenComplete { self.complete($0, fromBinding: true) }
+        return true
+    }
+
+    // MARK: Cancellation
+
+    func addInterest() {
+        withLock { $0.interestAdded() }
+    }
+
+    func withdrawInterest(cancelling: Bool) {
+        if let handlers = withLock({ $0.interestWithdrawn(cancelling: cancelling) }) {
+            handlers.forEach { $0() }
+        }
+    }
+
+    func requestCancel() {
+        if let handlers = withLock({ $0.cancelRequested() }) {
+            handlers.forEach { $0() }
+        }
+    }
+
+    /// Adds a cancel handler; runs it at once if the request already arrived. Returns
+    /// `false` if the future is completed (the handler will never run).
+    @discardableResult
+    func addCancelHandler(_ handler: @escaping CancelHandler) -> Bool {
+        switch withLock({ $0.addCancelHandler(handler) }) {
+        case .stored:
+            return true
+        case .runNow:
+            handler()
+            return true
+        case .discard:
+            return false
+        }
+    }
+
+    var isCancelRequested: Bool {
+        withLock { $0.isCancelRequested }
+    }
+
+    /// Makes cancel requests on this future travel to `upstream`: this future holds an
+    /// interest in `upstream` and withdraws it, with a cancel vote, when a request
+    /// arrives here. The one mechanism every derived future uses.
+    func forwardCancellation<Upstream>(to upstream: FutureStorage<Upstream>) {
+        upstream.addInterest()
+        let stored = addCancelHandler { upstream.withdrawInterest(cancelling: true) }
+        if !stored {
+            upstream.withdrawInterest(cancelling: false)
+        }
+    }
+}

@@ -1,0 +1,6 @@
+/// Anything that counts consumers' interest, seen without its value type.
+protocol InterestCounting: Sendable {
+    func withdrawInterest(cancelling: Bool)
+}
+
+extension FutureStorage: InterestCounting {}

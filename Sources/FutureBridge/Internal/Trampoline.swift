@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs inline callbacks in a loop instead of recursively.
+///
+/// When a callback completes another promise on the same thread, that promise's
+/// callbacks are queued on this thread's trampoline and run after the current callback
+/// returns, so a chain of a million completions (or a recursive retry loop) never grows
+/// the stack. The state is per thread; no lock is involved.
+final class Trampoline {
+    private var isDraining = false
+    private var queue: [() -> Void] = []
+    private var head = 0
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let error = pthread_key_create(&key) { pointer in
+            #if canImport(Darwin)
+            Unmanaged<Trampoline>.fromOpaque(pointer).release()
+            #else
+            if let pointer { Unmanaged<Trampoline>.fromOpaque(pointer).release() }
+            #endif
+        }
+        precondition(error == 0, "pthread_key_create failed: \(error)")
+        return key
+    }()
+
+    /// This thread's trampoline.
+    @inline(__always)
+    static var current: Trampoline {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<Trampoline>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let trampoline = Trampoline()
+        pthread_setspecific(key, Unmanaged.passRetained(trampoline).toOpaque())
+        return trampoline
+    }
+
+    /// Runs every callback with `outcome`, now if this thread is not already running
+    /// callbacks, otherwise after the callbacks that are running now.
+    @inline(__always)
+    static func run<Value>(_ callbacks: InlineList<OutcomeCallback<Value>>, with outcome: Outcome<Value>) {
+        if callbacks.isEmpty { return }
+        let trampoline = current
+        if trampoline.isDraining {
+            trampoline.queue.append { callbacks.forEach { $0(outcome) } }
+        } else {
+            trampoline.isDraining = true
+            callbacks.forEach { $0(outcome) }
+            trampoline.drain()
+        }
+    }
+
+    /// Runs one callback with `outcome`, with the same ordering as ``run(_:with:)``.
+    @inline(__always)
+    static func run<Value>(_ callback: @escaping OutcomeCallback<Value>, with outcome: Outcome<Value>) {
+        let trampoline = current
+        if trampoline.isDraining {
+            trampoline.queue.append { callback(outcome) }
+        } else {
+            trampoline.isDraining = true
+            callback(outcome)
+            trampoline.drain()
+        }
+    }
+
+    /// Runs the queued work of this thread now. A blocking wait calls this before it
+    /// blocks: otherwise work queued behind the waiting callback could never run, and
+    /// the wait could be for exactly that work.
+    static func runPendingWork() {
+        let trampoline = current
+        guard trampoline.isDraining else { return }
+        trampoline.runQueued()
+    }
+
+    private func drain() {
+        runQueued()
+        isDraining = false
+    }
+
+    private func runQueued() {
+        while head < queue.count {
+            let job = queue[head]
+            head += 1
+            job()
+        }
+        queue.removeAll(keepingCapacity: queue.count <= 64)
+        head = 0
+    }
+}

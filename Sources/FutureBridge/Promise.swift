@@ -1,0 +1,168 @@
+import Synchronization
+
+/// The write side of a ``Future``: the producer completes it, exactly once.
+///
+/// Create a promise, hand its ``future`` to consumers, and complete it when the work
+/// is done. The first completion wins; every later attempt returns `false` and changes
+/// nothing. Completing runs the future's ``ExecutionContext/inline`` callbacks on the
+/// completing thread (after the lock is released, and never nested inside another
+/// inline callback) and dispatches the others to their executors.
+///
+/// ```swift
+/// func fetchUser(id: Int) -> Future<User> {
+///     let promise = Promise<User>()
+///     legacyClient.fetchUser(id) { user, error in
+///         if let user { promise.succeed(user) } else { promise.fail(error ?? UnknownError()) }
+///     }
+///     return promise.future
+/// }
+/// ```
+///
+/// ## Cancellation
+/// Consumers do not cancel a promise; they *request* cancellation of its future.
+/// The request arrives at ``onCancelRequest(_:)``, where the producer decides: stop
+/// the work and complete as cancelled (now or later), or keep going. Without a handler
+/// the producer keeps going.
+///
+/// ## Abandonment
+/// If the last reference to a pending promise goes away (for example, a callback API
+/// released its completion handler without calling it), the future fails with
+/// ``AbandonedPromiseError``, naming the `#fileID:#line` where the promise was created,
+/// and ``Diagnostics`` reports it. Awaiting tasks resume; nothing hangs or leaks.
+public final class Promise<Value: Sendable>: Sendable {
+    let storage: FutureStorage<Value>
+    private let fileID: StaticString
+    private let line: UInt
+    /// Set once this promise completed (or bound) its future, so that `deinit` can skip
+    /// the lock. Relaxed is enough: `deinit` runs after every other reference is gone.
+    let settled = Atomic<Bool>(false)
+
+    /// Creates a pending promise.
+    ///
+    /// - Parameters:
+    ///   - fileID: Where the promise is created; named in ``AbandonedPromiseError``.
+    ///   - line: The line where the promise is created.
+    public init(fileID: StaticString = #fileID, line: UInt = #line) {
+        self.storage = .pending()
+        self.fileID = fileID
+        self.line = line
+    }
+
+    deinit {
+        guard !settled.load(ordering: .relaxed) else { return }
+        let error = AbandonedPromiseError(fileID: "\(fileID)", line: Int(line))
+        if storage.complete(.failure(error)) {
+            Diagnostics.report(
+                Diagnostic(
+                    kind: .promiseAbandoned,
+                    message: "a promise was released while its future was pending; the future failed",
+                    fileID: error.fileID, line: error.line))
+        }
+    }
+
+    /// The read side, to hand to consumers. Every call returns a view of the same future.
+    public var future: Future<Value> { Future(storage: storage) }
+
+    /// Completes the future with `outcome` (for a `Result`, pass `Outcome(result)`); a failure whose error is a cancellation
+    /// (``isCancellation(_:)``) completes it as cancelled.
+    ///
+    /// Inline callbacks run on this thread before this returns, unless this thread is
+    /// already running callbacks, in which case they run right after.
+    ///
+    /// - Parameter outcome: How the work ended.
+    /// - Returns: `true` if this call completed the future, `false` if it was already
+    ///   completed (or follows another future) and nothing changed.
+    @discardableResult
+    public func complete(with outcome: Outcome<Value>) -> Bool {
+        guard storage.complete(outcome) else { return false }
+        settled.store(true, ordering: .relaxed)
+        return true
+    }
+
+    /// Completes the future with `value`.
+    ///
+    /// - Returns: `true` if this call completed the future.
+    @discardableResult
+    public func succeed(_ value: Value) -> Bool {
+        complete(with: .success(value))
+    }
+
+    /// Fails the future with `error` (or cancels it, if `error` is a cancellation).
+    ///
+    /// - Returns: `true` if this call completed the future.
+    @discardableResult
+    public func fail(_ error: any Error) -> Bool {
+        complete(with: .failure(error))
+    }
+
+    /// Completes the future as cancelled. Failure handlers do not run; cancel handlers
+    /// do; awaiting tasks get `CancellationError`.
+    ///
+    /// - Returns: `true` if this call completed the future.
+    @discardableResult
+    public func cancel() -> Bool {
+        complete(with: .cancelled)
+    }
+
+    /// Makes the future follow `other` (FutureKit's `completeUsing`): it completes with
+    /// `other`'s outcome, and cancel requests on it travel on to `other`.
+    ///
+    /// From then on only `other` completes the future: later calls of ``succeed(_:)``,
+    /// ``fail(_:)`` and the like return `false`.
+    ///
+    /// - Parameter other: The future whose outcome to take.
+    /// - Returns: `false` if the future was already completed or already follows
+    ///   another future.
+    @discardableResult
+    public func complete(using other: Future<Value>) -> Bool {
+        guard storage.complete(using: other.storage) else { return false }
+        settled.store(true, ordering: .relaxed)
+        return true
+    }
+
+    /// Registers what to do when a consumer requests cancellation.
+    ///
+    /// The handler runs at most once, on the thread that made the request (a
+    /// `cancel()` call, a cancelled `Task`), never under a lock. If a request already
+    /// arrived, it runs at once on this thread. If the future completes first, it never
+    /// runs and is released. Each registered handler runs; they run in order.
+    ///
+    /// The handler receives this promise: use the parameter rather than capturing the
+    /// promise, so the handler does not keep the promise alive by itself (a promise
+    /// that nothing else references must still be detected as abandoned).
+    ///
+    /// ```swift
+    /// let task = session.dataTask(with: url) { data, _, error in ... promise.complete ... }
+    /// promise.onCancelRequest { _ in task.cancel() }   // the callback then reports cancellation
+    /// ```
+    ///
+    /// - Parameter handler: Decides what to do: stop the work and complete the promise
+    ///   as cancelled (now or later), or ignore the request and keep going.
+    public func onCancelRequest(_ handler: @escaping @Sendable (Promise<Value>) -> Void) {
+        storage.addCancelHandler { [weak self] in
+            guard let self else { return }
+            handler(self)
+        }
+    }
+
+    /// Whether a consumer requested cancellation, for producers that poll (for example
+    /// between the steps of a long loop).
+    public var isCancelRequested: Bool {
+        storage.isCancelRequested
+    }
+
+    /// Whether the future is completed (by this promise or otherwise).
+    public var isCompleted: Bool {
+        storage.outcome != nil
+    }
+}
+
+extension Promise where Value == Void {
+    /// Completes a `Promise<Void>` successfully.
+    ///
+    /// - Returns: `true` if this call completed the future.
+    @discardableResult
+    public func succeed() -> Bool {
+        succeed(())
+    }
+}

@@ -1,0 +1,100 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import FutureBridge
+
+@Suite struct FutureHandlersTests {
+    @Test func handlersRunForTheirOutcomeOnly() {
+        let seen = Recorder<String>()
+        func observe(_ future: Future<Int>) {
+            future
+                .onSuccess { seen.append("success \($0)") }
+                .onFailure { seen.append("failure \($0)") }
+                .onCancel { seen.append("cancel") }
+                .always { seen.append("always") }
+                .onComplete { seen.append("complete \($0)") }
+        }
+        observe(Future(value: 1))
+        observe(Future(error: TestError()))
+        observe(.cancelled)
+        #expect(
+            seen.all == [
+                "success 1", "always", "complete success(1)",
+                "failure TestError(code: 1)", "always", "complete failure(TestError(code: 1))",
+                "cancel", "always", "complete cancelled",
+            ])
+    }
+
+    @Test func handlersAttachedBeforeCompletionRunInOrderOnCompletion() {
+        let promise = Promise<Int>()
+        let seen = Recorder<Int>()
+        for index in 0..<5 { promise.future.onSuccess { _ in seen.append(index) } }
+        #expect(seen.all.isEmpty)
+        promise.succeed(0)
+        #expect(seen.all == [0, 1, 2, 3, 4])
+    }
+
+    @Test func handlersRunOnTheirExecutor() {
+        let executor = ManualExecutor()
+        let promise = Promise<Int>()
+        let seen = Recorder<String>()
+        promise.future
+            .onSuccess(on: executor.context) { seen.append("success \($0)") }
+            .onFailure(on: executor.context) { _ in seen.append("failure") }
+            .always(on: executor.context) { seen.append("always") }
+        promise.succeed(3)
+        #expect(seen.all.isEmpty)
+        // Handlers for other outcomes are not even scheduled.
+        #expect(executor.runAll() == 2)
+        #expect(seen.all == ["success 3", "always"])
+    }
+
+    @Test func dispatchQueueContextRunsOnTheQueue() throws {
+        let queue = DispatchQueue(label: "handlers")
+        let key = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: key, value: 7)
+        let onQueue = Promise<Int?>()
+        Future(value: 1).onSuccess(on: .queue(queue)) { _ in
+            onQueue.succeed(DispatchQueue.getSpecific(key: key))
+        }
+        #expect(try onQueue.future.wait(timeout: .seconds(60)) == 7)
+    }
+
+    @Test func operationQueueContextRunsOnTheQueue() throws {
+        let queue = OperationQueue()
+        let onQueue = Promise<Bool>()
+        Future(value: 1).onSuccess(on: .operationQueue(queue)) { _ in
+            onQueue.succeed(OperationQueue.current === queue)
+        }
+        #expect(try onQueue.future.wait(timeout: .seconds(60)))
+    }
+
+    @Test func globalContextRunsOffTheCallingThread() throws {
+        let ran = Promise<Void>()
+        Future(value: 1).always(on: .global(qos: .utility)) { ran.succeed() }
+        try ran.future.wait(timeout: .seconds(60))
+    }
+
+    @Test func mainIsNotInlineAndInlineIsTheDefaultContext() {
+        #expect(!ExecutionContext.main.isInline)
+        #expect(ExecutionContext.inline.isInline)
+        // The default runs the handler synchronously on an already completed future.
+        let ran = Counter()
+        Future(value: 1).onSuccess { _ in ran.increment() }
+        #expect(ran.count == 1)
+    }
+
+    @Test func inlineCallbacksCompletingPromisesDoNotNest() {
+        let first = Promise<Int>()
+        let second = Promise<Int>()
+        let seen = Recorder<String>()
+        second.future.onSuccess { _ in seen.append("second handler") }
+        first.future.onSuccess { _ in
+            second.succeed(2)
+            seen.append("first handler returns")
+        }
+        first.succeed(1)
+        #expect(seen.all == ["first handler returns", "second handler"])
+    }
+}

@@ -1,0 +1,48 @@
+import Dispatch
+import Testing
+
+@testable import FutureBridge
+
+@Suite struct FutureWaitTests {
+    @Test func waitReturnsTheValueCompletedByAnotherThread() throws {
+        let promise = Promise<Int>()
+        DispatchQueue.global().async { promise.succeed(8) }
+        #expect(try promise.future.wait(timeout: .seconds(60)) == 8)
+    }
+
+    @Test func waitThrowsTheError() {
+        let promise = Promise<Int>()
+        DispatchQueue.global().async { promise.fail(TestError(code: 2)) }
+        #expect(throws: TestError(code: 2)) { try promise.future.wait(timeout: .seconds(60)) }
+    }
+
+    @Test func waitThrowsCancellationErrorForACancelledFuture() {
+        #expect(throws: CancellationError.self) { try Future<Int>.cancelled.wait(timeout: .zero) }
+    }
+
+    @Test func waitTimesOutAndLeavesTheFuturePending() {
+        let promise = Promise<Int>()
+        #expect(throws: WaitTimeoutError(timeout: .milliseconds(1))) {
+            try promise.future.wait(timeout: .milliseconds(1))
+        }
+        #expect(!promise.isCompleted)
+        promise.succeed(1)
+        #expect(promise.future.peek()?.value == 1)
+    }
+
+    @Test func waitInsideAHandlerRunsTheWorkQueuedBehindIt() throws {
+        let first = Promise<Int>()
+        let second = Promise<Int>()
+        let third = Promise<Int>()
+        // Completing `second` from inside a handler queues its handlers behind the
+        // current one; `third` is completed by one of those queued handlers.
+        second.future.onSuccess { third.succeed($0 + 1) }
+        let waited = Locked<Int?>(nil)
+        first.future.onSuccess { _ in
+            second.succeed(1)
+            waited.withLock { $0 = try? third.future.wait(timeout: .seconds(60)) }
+        }
+        first.succeed(0)
+        #expect(waited.withLock { $0 } == 2)
+    }
+}
