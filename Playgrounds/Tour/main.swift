@@ -1,6 +1,102 @@
+// A tour of FutureBridge: `swift run Tour`.
+//
+// Each section is a small story with its output printed below a heading. Read it top
+// to bottom; every line runs on Linux as it is.
+import Dispatch
 import FutureBridge
 
-print("FutureBridge tour")
-let promise = Promise<Int>()
-promise.future.onSuccess { print("value:", $0) }
-promise.succeed(42)
+func section(_ title: String) { print("\n## \(title)") }
+
+// MARK: - 1. Promise and Future
+section("1. A promise is the write side, its future the read side")
+
+let greeting = Promise<String>()
+greeting.future
+    .onSuccess { print("onSuccess:", $0) }
+    .onFailure { print("onFailure:", $0) }  // not printed: the future succeeds
+    .always { print("always: runs whatever the outcome") }
+print("first succeed wins:", greeting.succeed("hello"))
+print("second succeed is ignored:", greeting.succeed("again"))
+print("peek:", greeting.future.peek()!)
+
+// MARK: - 2. Executors
+section("2. Every closure runs on the executor you name (inline by default)")
+
+let worker = DispatchQueue(label: "tour.worker")
+let parsed = Future(on: .queue(worker)) { () throws -> Int in
+    guard let number = Int("42") else { throw CancellationError() }
+    return number
+}
+// Synchronous code can block for a value with a timeout (never from async code: the
+// compiler refuses, as it would here at top level, which is async).
+func legacySynchronousCaller<Value>(_ future: Future<Value>) throws -> Value {
+    try future.wait(timeout: .seconds(5))
+}
+print("Future(on: .queue(worker)) waited for:", try legacySynchronousCaller(parsed))
+
+// MARK: - 3. Transforming
+section("3. map and flatMap build new futures")
+
+let doubled = parsed.map { $0 * 2 }.flatMap { value in Future(value: "\(value) as text") }
+print("mapped and flat-mapped:", try await doubled.value)
+
+// MARK: - 4. Cancellation requests
+section("4. Cancelling asks the producer; it decides")
+
+let download = Promise<String>()
+download.onCancelRequest { promise in
+    print("producer: got a cancel request, stopping the work")
+    promise.cancel()
+}
+let shared = download.future
+let first = shared.cancellationToken()
+let second = shared.cancellationToken()
+first.cancel()
+print("after one of two consumers cancelled, completed?", shared.isCompleted)
+second.cancel()
+print("after both cancelled:", shared.peek()!)
+
+// MARK: - 5. Future -> async/await
+section("5. Awaiting a future; cancelling the awaiting Task")
+
+let slow = Promise<Int>()
+worker.async { slow.succeed(7) }
+print("try await future.value:", try await slow.future.value)
+
+let never = Promise<Int>()
+never.onCancelRequest { _ in print("producer: the last awaiter left, request received") }
+let waiting = Task { try await never.future.value }
+waiting.cancel()
+do {
+    _ = try await waiting.value
+} catch {
+    print("awaiting task resumed with:", error)
+}
+
+// MARK: - 6. async/await -> Future
+section("6. Wrapping async work in a future")
+
+let computed = Future { () async throws -> Int in
+    await Task.yield()
+    return 6 * 7
+}
+print("Future { try await ... }:", await computed.outcome)
+
+let endless = Future<Int> {
+    try await never.future.value  // suspends until its task is cancelled
+}
+endless.cancel()
+print("cancel request cancels the task:", await endless.outcome)
+never.succeed(0)
+
+// MARK: - 7. Misuse is reported, not crashed on
+section("7. An abandoned promise fails its future and says where it was made")
+
+Diagnostics.setHandler { diagnostic in print("diagnostics hook:", diagnostic) }
+var orphan: Promise<Int>? = Promise<Int>()
+let orphaned = orphan!.future
+orphan = nil  // e.g. a callback API dropped its completion handler
+print("outcome:", orphaned.peek()!)
+Diagnostics.resetHandler()
+
+print("\nDone.")

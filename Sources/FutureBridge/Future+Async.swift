@@ -44,6 +44,10 @@ extension Future {
     /// let future = Future { try await api.download(url) }
     /// ```
     ///
+    /// A trailing closure with no `await` in it is not async, and `Future { 42 }` would
+    /// read as ``init(value:)`` with a closure value; write synchronous work as
+    /// ``init(on:_:)``, or mark the closure `{ () async in ... }`.
+    ///
     /// - Parameters:
     ///   - priority: The priority of the task; inherited when `nil`.
     ///   - operation: The async work; runs wherever its isolation says (a global
