@@ -146,7 +146,11 @@ import Testing
         let done = Promise<Int>()
         done.succeed(1)
         let ran = Counter()
-        #expect(!done.complete { ran.increment(); return 2 })
+        #expect(
+            !done.complete {
+                ran.increment()
+                return 2
+            })
         #expect(ran.count == 0)
     }
 

@@ -11,15 +11,19 @@ import Testing
 
     @Test func callbacksAreStoredUntilCompletionThenHandedOutOnce() {
         var state = State.initial
-        guard case .stored = state.addCallback({ _ in }) else { Issue.record("not stored"); return }
-        guard case .stored = state.addCallback({ _ in }) else { Issue.record("not stored"); return }
+        guard case .stored = state.addCallback({ _ in }) else {
+            Issue.record("not stored")
+            return
+        }
+        guard case .stored = state.addCallback({ _ in }) else {
+            Issue.record("not stored")
+            return
+        }
         guard case .runCallbacks(let callbacks, _) = state.complete(.success(1)) else {
             Issue.record("first completion must win")
             return
         }
-        var count = 0
-        callbacks.forEach { _ in count += 1 }
-        #expect(count == 2)
+        #expect(Array(callbacks).count == 2)
         guard case .alreadyCompleted = state.complete(.success(2)) else {
             Issue.record("second completion must lose")
             return
@@ -39,7 +43,10 @@ import Testing
 
     @Test func plainCancelWithoutInterestsDeliversTheRequestOnce() {
         var state = State.initial
-        guard case .stored = state.addCancelHandler({}) else { Issue.record("not stored"); return }
+        guard case .stored = state.addCancelHandler({}) else {
+            Issue.record("not stored")
+            return
+        }
         #expect(requestDue(state.cancelRequested()) == true)
         #expect(requestDue(state.cancelRequested()) == false)
         #expect(state.isCancelRequested)
@@ -74,9 +81,15 @@ import Testing
     @Test func handlerAddedAfterTheRequestRunsNowAndAfterCompletionIsDiscarded() {
         var state = State.initial
         _ = state.cancelRequested()
-        guard case .runNow = state.addCancelHandler({}) else { Issue.record("must run now"); return }
+        guard case .runNow = state.addCancelHandler({}) else {
+            Issue.record("must run now")
+            return
+        }
         _ = state.complete(.cancelled)
-        guard case .discard = state.addCancelHandler({}) else { Issue.record("must discard"); return }
+        guard case .discard = state.addCancelHandler({}) else {
+            Issue.record("must discard")
+            return
+        }
     }
 
     @Test func cancellationEventsAfterCompletionDoNothing() {

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 
 @testable import FutureBridge
@@ -61,5 +62,3 @@ import Testing
         #expect(try future.wait(timeout: .seconds(60)) == 5)
     }
 }
-
-import Foundation

@@ -60,7 +60,7 @@ extension FutureStorage {
             return (continuation, state.interestWithdrawn(cancelling: true))
         }
         continuation?.resume(returning: .cancelled)
-        handlers?.forEach { $0() }
+        for handler in handlers ?? InlineList() { handler() }
     }
 
     /// Runs `operation` in a new `Task` and completes this future with how it ends; a

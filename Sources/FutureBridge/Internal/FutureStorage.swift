@@ -85,13 +85,13 @@ struct FutureStorage<Value: Sendable>: @unchecked Sendable {
 
     func withdrawInterest(cancelling: Bool) {
         if let handlers = withLock({ $0.interestWithdrawn(cancelling: cancelling) }) {
-            handlers.forEach { $0() }
+            for handler in handlers { handler() }
         }
     }
 
     func requestCancel() {
         if let handlers = withLock({ $0.cancelRequested() }) {
-            handlers.forEach { $0() }
+            for handler in handlers { handler() }
         }
     }
 

@@ -17,11 +17,30 @@ struct InlineList<Element> {
         }
     }
 
-    /// Calls `body` on each element in insertion order.
-    @inline(__always)
-    func forEach(_ body: (Element) throws -> Void) rethrows {
-        guard let first else { return }
-        try body(first)
-        for element in rest { try body(element) }
+}
+
+extension InlineList: Sequence {
+    /// Iterates in insertion order.
+    struct Iterator: IteratorProtocol {
+        private var first: Element?
+        private var rest: IndexingIterator<[Element]>
+
+        fileprivate init(_ list: InlineList) {
+            first = list.first
+            rest = list.rest.makeIterator()
+        }
+
+        @inline(__always)
+        mutating func next() -> Element? {
+            if let element = first {
+                first = nil
+                return element
+            }
+            return rest.next()
+        }
     }
+
+    func makeIterator() -> Iterator { Iterator(self) }
+
+    var underestimatedCount: Int { first == nil ? 0 : 1 + rest.count }
 }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Runs inline callbacks in a loop instead of recursively.
@@ -21,9 +21,9 @@ final class Trampoline {
         var key = pthread_key_t()
         let error = pthread_key_create(&key) { pointer in
             #if canImport(Darwin)
-            Unmanaged<Trampoline>.fromOpaque(pointer).release()
+                Unmanaged<Trampoline>.fromOpaque(pointer).release()
             #else
-            if let pointer { Unmanaged<Trampoline>.fromOpaque(pointer).release() }
+                if let pointer { Unmanaged<Trampoline>.fromOpaque(pointer).release() }
             #endif
         }
         precondition(error == 0, "pthread_key_create failed: \(error)")
@@ -48,10 +48,10 @@ final class Trampoline {
         if callbacks.isEmpty { return }
         let trampoline = current
         if trampoline.isDraining {
-            trampoline.queue.append { callbacks.forEach { $0(outcome) } }
+            trampoline.queue.append { for callback in callbacks { callback(outcome) } }
         } else {
             trampoline.isDraining = true
-            callbacks.forEach { $0(outcome) }
+            for callback in callbacks { callback(outcome) }
             trampoline.drain()
         }
     }
