@@ -23,6 +23,7 @@ public struct ExecutionContext: Sendable {
     /// The signature of a function that runs a job (for example `EventLoop.execute`).
     public typealias Execute = @Sendable (@escaping @Sendable () -> Void) -> Void
 
+    @usableFromInline
     enum Kind: Sendable {
         case inline
         case queue(DispatchQueue)
@@ -30,7 +31,13 @@ public struct ExecutionContext: Sendable {
         case custom(Execute)
     }
 
+    @usableFromInline
     let kind: Kind
+
+    @inlinable
+    init(kind: Kind) {
+        self.kind = kind
+    }
 
     /// Runs closures on the thread that completes the future, or right away on the
     /// registering thread when the future is already completed. The fastest choice; the
@@ -74,6 +81,7 @@ public struct ExecutionContext: Sendable {
     /// Runs `job` in this context.
     ///
     /// - Parameter job: The work to run.
+    @inlinable
     public func execute(_ job: @escaping @Sendable () -> Void) {
         switch kind {
         case .inline: job()
@@ -84,12 +92,13 @@ public struct ExecutionContext: Sendable {
     }
 
     /// Whether this is ``inline``.
+    @inlinable
     public var isInline: Bool {
         if case .inline = kind { true } else { false }
     }
 
     /// `callback` wrapped so that it runs in this context (unchanged for ``inline``).
-    @inline(__always)
+    @inlinable @inline(__always)
     func bind<Argument: Sendable>(
         _ callback: @escaping @Sendable (Argument) -> Void
     ) -> @Sendable (Argument) -> Void {

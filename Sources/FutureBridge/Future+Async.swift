@@ -8,6 +8,7 @@ extension Future {
     /// and handlers are unaffected. A task that is already cancelled does not suspend.
     /// A future that is already completed returns its value without suspending, even
     /// in a cancelled task.
+    @inlinable
     public var value: Value {
         get async throws {
             try await outcome.get()
@@ -18,6 +19,7 @@ extension Future {
     ///
     /// Cancelling the awaiting `Task` returns ``Outcome/cancelled`` for this awaiter at
     /// once (see ``value`` for what the request does upstream).
+    @inlinable
     public var outcome: Outcome<Value> {
         get async {
             if let outcome = storage.outcome { return outcome }

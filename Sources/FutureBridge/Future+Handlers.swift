@@ -9,7 +9,7 @@ extension Future {
     ///   - context: Where `body` runs; ``ExecutionContext/inline`` by default.
     ///   - body: Receives the outcome.
     /// - Returns: This future, so that handlers chain.
-    @discardableResult
+    @inlinable @discardableResult
     public func onComplete(
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable (Outcome<Value>) -> Void
@@ -27,7 +27,7 @@ extension Future {
     ///   - context: Where `body` runs; ``ExecutionContext/inline`` by default.
     ///   - body: Receives the value.
     /// - Returns: This future, so that handlers chain.
-    @discardableResult
+    @inlinable @discardableResult
     public func onSuccess(
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable (Value) -> Void
@@ -47,7 +47,7 @@ extension Future {
     ///   - context: Where `body` runs; ``ExecutionContext/inline`` by default.
     ///   - body: Receives the error.
     /// - Returns: This future, so that handlers chain.
-    @discardableResult
+    @inlinable @discardableResult
     public func onFailure(
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable (any Error) -> Void
@@ -67,7 +67,7 @@ extension Future {
     ///   - context: Where `body` runs; ``ExecutionContext/inline`` by default.
     ///   - body: Runs on cancellation.
     /// - Returns: This future, so that handlers chain.
-    @discardableResult
+    @inlinable @discardableResult
     public func onCancel(
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable () -> Void
@@ -84,7 +84,7 @@ extension Future {
     ///   - context: Where `body` runs; ``ExecutionContext/inline`` by default.
     ///   - body: Runs exactly once.
     /// - Returns: This future, so that handlers chain.
-    @discardableResult
+    @inlinable @discardableResult
     public func always(
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable () -> Void

@@ -10,6 +10,7 @@ extension Future {
     ///   - context: Where `transform` runs; ``ExecutionContext/inline`` by default.
     ///   - transform: Turns the value into a new value.
     /// - Returns: The transformed future.
+    @inlinable
     public func map<NewValue>(
         on context: ExecutionContext = .inline,
         _ transform: @escaping @Sendable (Value) throws -> NewValue
@@ -34,6 +35,7 @@ extension Future {
     ///   - context: Where `transform` runs; ``ExecutionContext/inline`` by default.
     ///   - transform: Starts the next step.
     /// - Returns: A future of the next step's value.
+    @inlinable
     public func flatMap<NewValue>(
         on context: ExecutionContext = .inline,
         _ transform: @escaping @Sendable (Value) throws -> Future<NewValue>

@@ -29,8 +29,10 @@
 /// interest (tokens, awaiting tasks, derived futures), the request goes upstream only
 /// once all of them have withdrawn it.
 public struct Future<Value: Sendable>: Sendable {
+    @usableFromInline
     let storage: FutureStorage<Value>
 
+    @inlinable
     init(storage: FutureStorage<Value>) {
         self.storage = storage
     }
@@ -39,16 +41,19 @@ public struct Future<Value: Sendable>: Sendable {
     ///
     /// - Parameter outcome: The outcome; a failure that is a cancellation becomes
     ///   ``Outcome/cancelled``.
+    @inlinable
     public init(outcome: Outcome<Value>) {
         self.storage = .completed(outcome)
     }
 
     /// A future already completed with `value`.
+    @inlinable
     public init(value: Value) {
         self.init(outcome: .success(value))
     }
 
     /// A future already failed with `error` (cancelled, if `error` is a cancellation).
+    @inlinable
     public init(error: any Error) {
         self.init(outcome: .failure(error))
     }
@@ -80,11 +85,13 @@ public struct Future<Value: Sendable>: Sendable {
     }
 
     /// The outcome if the future is completed, `nil` while it is pending. Never blocks.
+    @inlinable
     public func peek() -> Outcome<Value>? {
         storage.outcome
     }
 
     /// Whether the future is completed.
+    @inlinable
     public var isCompleted: Bool {
         storage.outcome != nil
     }

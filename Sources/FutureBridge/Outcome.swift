@@ -57,6 +57,7 @@ extension Outcome {
     }
 
     /// The outcome as a `Result`; ``cancelled`` becomes `.failure(CancellationError())`.
+    @inlinable
     public var result: Result<Value, any Error> {
         switch self {
         case .success(let value): .success(value)
@@ -68,6 +69,7 @@ extension Outcome {
     /// Returns the value, or throws the error; ``cancelled`` throws `CancellationError`.
     ///
     /// - Returns: The success value.
+    @inlinable
     public func get() throws -> Value {
         switch self {
         case .success(let value): return value
@@ -77,16 +79,19 @@ extension Outcome {
     }
 
     /// The value, if the outcome is a success.
+    @inlinable
     public var value: Value? {
         if case .success(let value) = self { value } else { nil }
     }
 
     /// The error, if the outcome is a failure (a cancellation is not a failure).
+    @inlinable
     public var error: (any Error)? {
         if case .failure(let error) = self { error } else { nil }
     }
 
     /// Whether the outcome is ``cancelled``.
+    @inlinable
     public var isCancelled: Bool {
         if case .cancelled = self { true } else { false }
     }
@@ -94,6 +99,7 @@ extension Outcome {
     /// A failure whose error is a cancellation, turned into ``cancelled``; every other
     /// outcome unchanged. Every completion goes through this, so a failure handler
     /// never sees a cancellation.
+    @inlinable
     var normalized: Outcome {
         if case .failure(let error) = self, isCancellation(error) { return .cancelled }
         return self

@@ -30,11 +30,15 @@ import Synchronization
 /// ``AbandonedPromiseError``, naming the `#fileID:#line` where the promise was created,
 /// and ``Diagnostics`` reports it. Awaiting tasks resume; nothing hangs or leaks.
 public final class Promise<Value: Sendable>: Sendable {
+    @usableFromInline
     let storage: FutureStorage<Value>
-    private let fileID: StaticString
-    private let line: UInt
+    @usableFromInline
+    let fileID: StaticString
+    @usableFromInline
+    let line: UInt
     /// Set once this promise completed (or bound) its future, so that `deinit` can skip
     /// the lock. Relaxed is enough: `deinit` runs after every other reference is gone.
+    @usableFromInline
     let settled = Atomic<Bool>(false)
 
     /// Creates a pending promise.
@@ -42,6 +46,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// - Parameters:
     ///   - fileID: Where the promise is created; named in ``AbandonedPromiseError``.
     ///   - line: The line where the promise is created.
+    @inlinable
     public init(fileID: StaticString = #fileID, line: UInt = #line) {
         self.storage = .pending()
         self.fileID = fileID
@@ -61,6 +66,7 @@ public final class Promise<Value: Sendable>: Sendable {
     }
 
     /// The read side, to hand to consumers. Every call returns a view of the same future.
+    @inlinable
     public var future: Future<Value> { Future(storage: storage) }
 
     /// Completes the future with `outcome` (for a `Result`, pass `Outcome(result)`); a failure whose error is a cancellation
@@ -73,6 +79,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// - Returns: `true` if this call completed the future, `false` if it was already
     ///   completed (or follows another future) and nothing changed.
     @discardableResult
+    @inlinable
     public func complete(with outcome: Outcome<Value>) -> Bool {
         guard storage.complete(outcome) else { return false }
         settled.store(true, ordering: .relaxed)
@@ -83,6 +90,7 @@ public final class Promise<Value: Sendable>: Sendable {
     ///
     /// - Returns: `true` if this call completed the future.
     @discardableResult
+    @inlinable
     public func succeed(_ value: Value) -> Bool {
         complete(with: .success(value))
     }
@@ -91,6 +99,7 @@ public final class Promise<Value: Sendable>: Sendable {
     ///
     /// - Returns: `true` if this call completed the future.
     @discardableResult
+    @inlinable
     public func fail(_ error: any Error) -> Bool {
         complete(with: .failure(error))
     }
@@ -100,6 +109,7 @@ public final class Promise<Value: Sendable>: Sendable {
     ///
     /// - Returns: `true` if this call completed the future.
     @discardableResult
+    @inlinable
     public func cancel() -> Bool {
         complete(with: .cancelled)
     }
@@ -162,6 +172,7 @@ extension Promise where Value == Void {
     ///
     /// - Returns: `true` if this call completed the future.
     @discardableResult
+    @inlinable
     public func succeed() -> Bool {
         succeed(())
     }

@@ -1,8 +1,10 @@
 /// A callback waiting for a future's outcome. Callbacks are stored already wrapped for
 /// their executor: the storage only ever calls them.
+@usableFromInline
 typealias OutcomeCallback<Value> = @Sendable (Outcome<Value>) -> Void
 
 /// A promise's answer to a cancel request.
+@usableFromInline
 typealias CancelHandler = @Sendable () -> Void
 
 /// The whole mutable state of one future, as a pure state machine.
@@ -15,6 +17,7 @@ typealias CancelHandler = @Sendable () -> Void
 /// an *interest*. A consumer that no longer wants it *withdraws* its interest with a
 /// cancel vote. The request goes to the producer's cancel handlers once somebody voted
 /// and no interest is held any more; it is delivered at most once.
+@usableFromInline
 enum FutureState<Value: Sendable> {
     case pending(Pending)
     case completed(Outcome<Value>)
@@ -22,20 +25,31 @@ enum FutureState<Value: Sendable> {
     /// array is uniquely referenced. Never visible outside a mutating function.
     case modifying
 
+    @usableFromInline
     struct Pending {
+        @usableFromInline
         var callbacks = InlineList<OutcomeCallback<Value>>()
+        @usableFromInline
         var cancelHandlers = InlineList<CancelHandler>()
         /// Consumers currently holding an interest.
+        @usableFromInline
         var interests: Int = 0
         /// Some consumer asked for cancellation.
+        @usableFromInline
         var cancelWanted = false
         /// The request was delivered: handlers taken; later handlers run at once.
+        @usableFromInline
         var cancelRequested = false
         /// The promise was told to follow another future (``bind()``): only that
         /// future's outcome may complete it now.
+        @usableFromInline
         var isBound = false
 
+        @inlinable
+        init() {}
+
         /// Delivers the request if it is due, taking the handlers that must run.
+        @inlinable
         mutating func takeHandlersIfRequestIsDue() -> InlineList<CancelHandler>? {
             guard cancelWanted, interests == 0, !cancelRequested else { return nil }
             cancelRequested = true
@@ -44,23 +58,26 @@ enum FutureState<Value: Sendable> {
         }
     }
 
+    @inlinable
     static var initial: FutureState { .pending(Pending()) }
 
     /// Mutates the pending payload in place; returns `nil` when already completed.
-    @inline(__always)
-    private mutating func withPending<R>(_ body: (inout Pending) -> R) -> R? {
+    @inlinable @inline(__always)
+    mutating func withPending<R>(_ body: (inout Pending) -> R) -> R? {
         guard case .pending(var pending) = self else { return nil }
         self = .modifying
         defer { self = .pending(pending) }
         return body(&pending)
     }
 
+    @inlinable
     var outcome: Outcome<Value>? {
         if case .completed(let outcome) = self { outcome } else { nil }
     }
 
     // MARK: Completion
 
+    @usableFromInline
     enum CompleteAction {
         /// The future was already completed: nothing happens, the caller lost.
         case alreadyCompleted
@@ -71,6 +88,7 @@ enum FutureState<Value: Sendable> {
 
     /// Completes with `outcome`. A bound future accepts only the completion that comes
     /// from the future it follows (`fromBinding`).
+    @inlinable
     mutating func complete(_ outcome: Outcome<Value>, fromBinding: Bool = false) -> CompleteAction {
         guard case .pending(let pending) = self, fromBinding || !pending.isBound else {
             return .alreadyCompleted
@@ -81,6 +99,7 @@ enum FutureState<Value: Sendable> {
 
     /// The promise will take its outcome from another future. `false` if it is already
     /// completed or bound.
+    @inlinable
     mutating func bind() -> Bool {
         withPending { pending in
             if pending.isBound { return false }
@@ -89,11 +108,13 @@ enum FutureState<Value: Sendable> {
         } ?? false
     }
 
+    @usableFromInline
     enum AddCallbackAction {
         case stored
         case runNow(Outcome<Value>)
     }
 
+    @inlinable
     mutating func addCallback(_ callback: @escaping OutcomeCallback<Value>) -> AddCallbackAction {
         if case .completed(let outcome) = self { return .runNow(outcome) }
         withPending { $0.callbacks.append(callback) }
@@ -103,6 +124,7 @@ enum FutureState<Value: Sendable> {
     // MARK: Cancellation
 
     /// A consumer takes an interest in the value. No effect once completed.
+    @inlinable
     mutating func interestAdded() {
         withPending { $0.interests += 1 }
     }
@@ -110,6 +132,7 @@ enum FutureState<Value: Sendable> {
     /// A consumer gives its interest back: `cancelling` when it no longer wants the
     /// value, not cancelling when it simply goes away. Returns the handlers to run when
     /// this makes the request due.
+    @inlinable
     mutating func interestWithdrawn(cancelling: Bool) -> InlineList<CancelHandler>? {
         withPending { pending in
             precondition(pending.interests > 0, "interest withdrawn more often than taken")
@@ -120,6 +143,7 @@ enum FutureState<Value: Sendable> {
     }
 
     /// A consumer with no interest of its own asks for cancellation (`cancel()`).
+    @inlinable
     mutating func cancelRequested() -> InlineList<CancelHandler>? {
         withPending { pending in
             pending.cancelWanted = true
@@ -127,6 +151,7 @@ enum FutureState<Value: Sendable> {
         } ?? nil
     }
 
+    @usableFromInline
     enum AddCancelHandlerAction {
         /// Kept; runs when a request arrives.
         case stored
@@ -136,6 +161,7 @@ enum FutureState<Value: Sendable> {
         case discard
     }
 
+    @inlinable
     mutating func addCancelHandler(_ handler: @escaping CancelHandler) -> AddCancelHandlerAction {
         withPending { pending in
             if pending.cancelRequested { return .runNow }
@@ -145,6 +171,7 @@ enum FutureState<Value: Sendable> {
     }
 
     /// Whether a cancel request was delivered to this (pending) future's producer.
+    @inlinable
     var isCancelRequested: Bool {
         switch self {
         case .pending(let pending): pending.cancelRequested

@@ -18,6 +18,7 @@ extension FutureStorage {
     /// Exactly-once resumption: the continuation is stored and taken only under the
     /// lock, by whichever comes first of the completion callback and the cancellation
     /// handler; the other finds it gone.
+    @usableFromInline
     func awaitOutcome() async -> Outcome<Value> {
         let awaiter = Awaiter<Value>()
         return await withTaskCancellationHandler {

@@ -4,6 +4,7 @@ extension FutureStorage {
     /// The new future holds an interest in `upstream`; a cancel request on it withdraws
     /// that interest with a cancel vote, so requests travel upstream. `body` runs once,
     /// on `context`, with upstream's outcome and the new future to complete.
+    @inlinable
     static func derived<Upstream>(
         from upstream: FutureStorage<Upstream>,
         on context: ExecutionContext,
@@ -17,6 +18,7 @@ extension FutureStorage {
     }
 
     /// Registers `callback` and takes an interest in one step (one lock).
+    @inlinable
     func whenCompleteHoldingInterest(_ callback: @escaping OutcomeCallback<Value>) {
         let action = withLock { state in
             state.interestAdded()
@@ -31,7 +33,7 @@ extension FutureStorage {
 extension Outcome {
     /// The outcome with its success value replaced by `transform`'s result; a throw
     /// becomes a failure (or a cancellation).
-    @inline(__always)
+    @inlinable @inline(__always)
     func flatMapValue<NewValue>(_ transform: (Value) throws -> NewValue) -> Outcome<NewValue> {
         switch self {
         case .success(let value): Outcome<NewValue>(catching: { try transform(value) })

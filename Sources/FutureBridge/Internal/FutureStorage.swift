@@ -1,5 +1,6 @@
 /// The heap object behind a future: its ``FutureState`` and the mutex guarding it, in
 /// one allocation. It has no behaviour of its own; ``FutureStorage`` drives it.
+@usableFromInline
 final class FutureBox<Value: Sendable>: LockedStorage<FutureState<Value>> {}
 
 /// The shared state of a ``Future`` and its ``Promise``, and every operation on it.
@@ -12,20 +13,30 @@ final class FutureBox<Value: Sendable>: LockedStorage<FutureState<Value>> {}
 // inside `withLock`, which holds the box's pthread mutex for the whole access. Values
 // that cross threads through it are `Sendable` (`Value: Sendable`, `@Sendable`
 // closures). (`ManagedBuffer` subclasses cannot conform to `Sendable` themselves.)
+@usableFromInline
 struct FutureStorage<Value: Sendable>: @unchecked Sendable {
+    @usableFromInline
     let box: FutureBox<Value>
 
+    @inlinable
+    init(box: FutureBox<Value>) {
+        self.box = box
+    }
+
+    @inlinable
     static func make(_ state: FutureState<Value>) -> FutureStorage {
         FutureStorage(box: .make(state))
     }
 
+    @inlinable
     static func pending() -> FutureStorage { make(.initial) }
 
+    @inlinable
     static func completed(_ outcome: Outcome<Value>) -> FutureStorage {
         make(.completed(outcome.normalized))
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func withLock<R>(_ body: (inout FutureState<Value>) throws -> R) rethrows -> R {
         try box.withLock(body)
     }
@@ -34,6 +45,7 @@ struct FutureStorage<Value: Sendable>: @unchecked Sendable {
 
     /// Completes the future; `false` if it was already completed.
     @discardableResult
+    @inlinable
     func complete(_ outcome: Outcome<Value>, fromBinding: Bool = false) -> Bool {
         let outcome = outcome.normalized
         switch withLock({ $0.complete(outcome, fromBinding: fromBinding) }) {
@@ -48,6 +60,7 @@ struct FutureStorage<Value: Sendable>: @unchecked Sendable {
 
     /// Registers `callback`, which runs exactly once with the outcome: on completion,
     /// or right away if the future is already completed.
+    @inlinable
     func whenComplete(_ callback: @escaping OutcomeCallback<Value>) {
         switch withLock({ $0.addCallback(callback) }) {
         case .stored:
@@ -58,11 +71,12 @@ struct FutureStorage<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Registers `callback` to run on `context`.
-    @inline(__always)
+    @inlinable @inline(__always)
     func whenComplete(on context: ExecutionContext, _ callback: @escaping OutcomeCallback<Value>) {
         whenComplete(context.bind(callback))
     }
 
+    @inlinable
     var outcome: Outcome<Value>? {
         withLock { $0.outcome }
     }
@@ -70,6 +84,7 @@ struct FutureStorage<Value: Sendable>: @unchecked Sendable {
     /// Binds this future to `source`: it completes with `source`'s outcome (and no
     /// other), and forwards cancel requests to it. `false` if already completed or bound.
     @discardableResult
+    @inlinable
     func complete(using source: FutureStorage<Value>) -> Bool {
         guard withLock({ $0.bind() }) else { return false }
         forwardCancellation(to: source)
@@ -79,16 +94,19 @@ struct FutureStorage<Value: Sendable>: @unchecked Sendable {
 
     // MARK: Cancellation
 
+    @inlinable
     func addInterest() {
         withLock { $0.interestAdded() }
     }
 
+    @inlinable
     func withdrawInterest(cancelling: Bool) {
         if let handlers = withLock({ $0.interestWithdrawn(cancelling: cancelling) }) {
             for handler in handlers { handler() }
         }
     }
 
+    @inlinable
     func requestCancel() {
         if let handlers = withLock({ $0.cancelRequested() }) {
             for handler in handlers { handler() }
@@ -98,6 +116,7 @@ struct FutureStorage<Value: Sendable>: @unchecked Sendable {
     /// Adds a cancel handler; runs it at once if the request already arrived. Returns
     /// `false` if the future is completed (the handler will never run).
     @discardableResult
+    @inlinable
     func addCancelHandler(_ handler: @escaping CancelHandler) -> Bool {
         switch withLock({ $0.addCancelHandler(handler) }) {
         case .stored:
@@ -110,6 +129,7 @@ struct FutureStorage<Value: Sendable>: @unchecked Sendable {
         }
     }
 
+    @inlinable
     var isCancelRequested: Bool {
         withLock { $0.isCancelRequested }
     }
@@ -117,6 +137,7 @@ struct FutureStorage<Value: Sendable>: @unchecked Sendable {
     /// Makes cancel requests on this future travel to `upstream`: this future holds an
     /// interest in `upstream` and withdraws it, with a cancel vote, when a request
     /// arrives here. The one mechanism every derived future uses.
+    @inlinable
     func forwardCancellation<Upstream>(to upstream: FutureStorage<Upstream>) {
         upstream.addInterest()
         let stored = addCancelHandler { upstream.withdrawInterest(cancelling: true) }

@@ -1,14 +1,16 @@
 /// A list that keeps its first element inline and allocates only for a second one.
 ///
 /// Almost every future has exactly one callback, so the common case costs no array.
+@usableFromInline
 struct InlineList<Element> {
-    private var first: Element?
-    private var rest: [Element] = []
+    @usableFromInline var first: Element?
+    @usableFromInline var rest: [Element] = []
 
-    init() {}
+    @inlinable init() {}
 
-    var isEmpty: Bool { first == nil }
+    @inlinable var isEmpty: Bool { first == nil }
 
+    @inlinable
     mutating func append(_ element: Element) {
         if first == nil {
             first = element
@@ -21,16 +23,17 @@ struct InlineList<Element> {
 
 extension InlineList: Sequence {
     /// Iterates in insertion order.
+    @usableFromInline
     struct Iterator: IteratorProtocol {
-        private var first: Element?
-        private var rest: IndexingIterator<[Element]>
+        @usableFromInline var first: Element?
+        @usableFromInline var rest: IndexingIterator<[Element]>
 
-        fileprivate init(_ list: InlineList) {
+        @inlinable init(_ list: InlineList) {
             first = list.first
             rest = list.rest.makeIterator()
         }
 
-        @inline(__always)
+        @inlinable @inline(__always)
         mutating func next() -> Element? {
             if let element = first {
                 first = nil
@@ -40,7 +43,7 @@ extension InlineList: Sequence {
         }
     }
 
-    func makeIterator() -> Iterator { Iterator(self) }
+    @inlinable func makeIterator() -> Iterator { Iterator(self) }
 
-    var underestimatedCount: Int { first == nil ? 0 : 1 + rest.count }
+    @inlinable var underestimatedCount: Int { first == nil ? 0 : 1 + rest.count }
 }

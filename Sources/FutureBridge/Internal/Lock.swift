@@ -15,28 +15,32 @@
 ///
 /// The mutex must never move in memory, so it lives in tail-allocated storage of a
 /// `ManagedBuffer` (``LockedStorage``) or in a heap allocation (``Lock``).
+@usableFromInline
 enum LockPrimitive {
+    @usableFromInline
     typealias Raw = pthread_mutex_t
 
+    @inlinable
     static func initialize(_ mutex: UnsafeMutablePointer<Raw>) {
         mutex.initialize(to: Raw())
         let error = pthread_mutex_init(mutex, nil)
         precondition(error == 0, "pthread_mutex_init failed: \(error)")
     }
 
+    @inlinable
     static func destroy(_ mutex: UnsafeMutablePointer<Raw>) {
         let error = pthread_mutex_destroy(mutex)
         precondition(error == 0, "pthread_mutex_destroy failed: \(error)")
         mutex.deinitialize(count: 1)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func lock(_ mutex: UnsafeMutablePointer<Raw>) {
         let error = pthread_mutex_lock(mutex)
         assert(error == 0, "pthread_mutex_lock failed: \(error)")
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func unlock(_ mutex: UnsafeMutablePointer<Raw>) {
         let error = pthread_mutex_unlock(mutex)
         assert(error == 0, "pthread_mutex_unlock failed: \(error)")
@@ -47,8 +51,10 @@ enum LockPrimitive {
 ///
 /// Subclasses add behaviour, never stored properties (a `ManagedBuffer` rule): all of
 /// their mutable state is the header.
+@usableFromInline
 class LockedStorage<State>: ManagedBuffer<State, LockPrimitive.Raw> {
     /// Creates an instance of the dynamic type `self` holding `state`.
+    @inlinable
     final class func make(_ state: State) -> Self {
         let buffer = self.create(minimumCapacity: 1) { buffer in
             buffer.withUnsafeMutablePointerToElements { LockPrimitive.initialize($0) }
@@ -63,7 +69,7 @@ class LockedStorage<State>: ManagedBuffer<State, LockPrimitive.Raw> {
 
     /// Runs `body` with exclusive access to the state. `body` must not call out to
     /// user code: return what should happen and do it after the lock is released.
-    @inline(__always)
+    @inlinable @inline(__always)
     final func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         try withUnsafeMutablePointers { state, mutex in
             LockPrimitive.lock(mutex)

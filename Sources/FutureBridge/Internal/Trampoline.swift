@@ -12,12 +12,20 @@
 /// callbacks are queued on this thread's trampoline and run after the current callback
 /// returns, so a chain of a million completions (or a recursive retry loop) never grows
 /// the stack. The state is per thread; no lock is involved.
+@usableFromInline
 final class Trampoline {
-    private var isDraining = false
-    private var queue: [() -> Void] = []
-    private var head = 0
+    @inlinable
+    init() {}
 
-    private static let key: pthread_key_t = {
+    @usableFromInline
+    var isDraining = false
+    @usableFromInline
+    var queue: [() -> Void] = []
+    @usableFromInline
+    var head = 0
+
+    @usableFromInline
+    static let key: pthread_key_t = {
         var key = pthread_key_t()
         let error = pthread_key_create(&key) { pointer in
             #if canImport(Darwin)
@@ -31,7 +39,7 @@ final class Trampoline {
     }()
 
     /// This thread's trampoline.
-    @inline(__always)
+    @inlinable @inline(__always)
     static var current: Trampoline {
         if let pointer = pthread_getspecific(key) {
             return Unmanaged<Trampoline>.fromOpaque(pointer).takeUnretainedValue()
@@ -43,7 +51,7 @@ final class Trampoline {
 
     /// Runs every callback with `outcome`, now if this thread is not already running
     /// callbacks, otherwise after the callbacks that are running now.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func run<Value>(_ callbacks: InlineList<OutcomeCallback<Value>>, with outcome: Outcome<Value>) {
         if callbacks.isEmpty { return }
         let trampoline = current
@@ -57,7 +65,7 @@ final class Trampoline {
     }
 
     /// Runs one callback with `outcome`, with the same ordering as ``run(_:with:)``.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func run<Value>(_ callback: @escaping OutcomeCallback<Value>, with outcome: Outcome<Value>) {
         let trampoline = current
         if trampoline.isDraining {
@@ -72,18 +80,21 @@ final class Trampoline {
     /// Runs the queued work of this thread now. A blocking wait calls this before it
     /// blocks: otherwise work queued behind the waiting callback could never run, and
     /// the wait could be for exactly that work.
+    @inlinable
     static func runPendingWork() {
         let trampoline = current
         guard trampoline.isDraining else { return }
         trampoline.runQueued()
     }
 
-    private func drain() {
+    @inlinable
+    func drain() {
         runQueued()
         isDraining = false
     }
 
-    private func runQueued() {
+    @inlinable
+    func runQueued() {
         while head < queue.count {
             let job = queue[head]
             head += 1

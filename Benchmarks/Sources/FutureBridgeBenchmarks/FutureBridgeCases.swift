@@ -1,0 +1,43 @@
+import Dispatch
+import FutureBridge
+
+/// FutureBridge's side of every benchmark. Features that do not exist yet return nil.
+enum FutureBridgeCases {
+    static func b1CreateResolveObserve(_ n: Int) {
+        for index in 0..<n {
+            let promise = Promise<Int>()
+            promise.succeed(index)
+            promise.future.onSuccess { blackHole($0) }
+        }
+    }
+
+    static func b2MapChain(_ n: Int) {
+        for index in 0..<n {
+            var future = Future(value: index)
+            for _ in 0..<10 { future = future.map { $0 &+ 1 } }
+            future.onSuccess { blackHole($0) }
+        }
+    }
+
+    static func b3PendingAttachResolve(_ n: Int) {
+        for index in 0..<n {
+            let promise = Promise<Int>()
+            promise.future.onSuccess { blackHole($0) }
+            promise.succeed(index)
+        }
+    }
+
+    static func b4AwaitResolvedElsewhere(_ n: Int, on queue: DispatchQueue) async {
+        for index in 0..<n {
+            let promise = Promise<Int>()
+            queue.async { promise.succeed(index) }
+            blackHole(try? await promise.future.value)
+        }
+    }
+
+    static func m1PendingWithOneHandler() -> Promise<Int> {
+        let promise = Promise<Int>()
+        promise.future.onSuccess { blackHole($0) }
+        return promise
+    }
+}

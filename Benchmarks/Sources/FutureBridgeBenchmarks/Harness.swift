@@ -1,0 +1,84 @@
+import CHeapStats
+import Dispatch
+
+/// Keeps a value alive and opaque to the optimizer.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// The median and minimum of repeated samples.
+struct Timing {
+    var median: Double
+    var minimum: Double
+
+    /// Both figures multiplied by `factor` (e.g. from "per run" to "per element").
+    func scaled(by factor: Double) -> Timing {
+        Timing(median: median * factor, minimum: minimum * factor)
+    }
+}
+
+/// One result row.
+struct Measurement {
+    var benchmark: String
+    var library: String
+    /// The median over the repetitions, in `unit`; `nil` when the library lacks the feature.
+    var median: Double?
+    var minimum: Double?
+    var unit: String
+}
+
+enum Harness {
+    static let repetitions = CommandLine.arguments.contains("--quick") ? 3 : 7
+
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// Runs `body(iterations)` once to warm up, then `repetitions` times, and returns the
+    /// median and minimum of nanoseconds per iteration.
+    static func perOperation(iterations: Int, _ body: (Int) -> Void) -> Timing {
+        body(iterations)
+        var samples: [Double] = []
+        for _ in 0..<repetitions {
+            let start = now()
+            body(iterations)
+            samples.append(Double(now() - start) / Double(iterations))
+        }
+        return summarize(samples)
+    }
+
+    /// The async variant of ``perOperation(iterations:_:)``.
+    static func perOperation(
+        iterations: Int, _ body: @Sendable (Int) async -> Void
+    ) async -> Timing {
+        await body(iterations)
+        var samples: [Double] = []
+        for _ in 0..<repetitions {
+            let start = now()
+            await body(iterations)
+            samples.append(Double(now() - start) / Double(iterations))
+        }
+        return summarize(samples)
+    }
+
+    static func summarize(_ samples: [Double]) -> Timing {
+        let sorted = samples.sorted()
+        return Timing(median: sorted[sorted.count / 2], minimum: sorted[0])
+    }
+
+    /// Bytes allocated on the heap right now (glibc's malloc accounting).
+    static func heapBytes() -> Int {
+        Int(cheapstats_heap_bytes())
+    }
+
+    /// Bytes per element that `make` keeps alive, over `count` elements kept in
+    /// preallocated storage (so the storage itself is not counted).
+    static func bytesPerElement<T>(count: Int, _ make: () -> T, finish: (T) -> Void) -> Double {
+        var kept: [T] = []
+        kept.reserveCapacity(count)
+        let before = heapBytes()
+        for _ in 0..<count { kept.append(make()) }
+        let after = heapBytes()
+        for element in kept { finish(element) }
+        return Double(after - before) / Double(count)
+    }
+}

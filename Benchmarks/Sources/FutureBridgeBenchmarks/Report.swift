@@ -1,0 +1,56 @@
+import Foundation
+
+/// Prints measurements as a table with a ratio column, or as TSV.
+enum Report {
+    static func tsv(_ rows: [Measurement]) {
+        for row in rows {
+            let median = row.median.map { format($0) } ?? "missing"
+            print("\(row.benchmark)\t\(row.library)\t\(median)\t\(row.unit)")
+        }
+    }
+
+    static func table(_ rows: [Measurement]) {
+        let header = ["benchmark", "library", "median", "min", "unit", "FB / best peer"]
+        var lines: [[String]] = [header]
+        var benchmarks: [String] = []
+        for row in rows where !benchmarks.contains(row.benchmark) { benchmarks.append(row.benchmark) }
+        for benchmark in benchmarks {
+            let group = rows.filter { $0.benchmark == benchmark }
+            let ours = group.first { $0.library == "futurebridge" }?.median
+            let bestPeer = group.filter { $0.library != "futurebridge" && $0.library != "continuation" }
+                .compactMap(\.median).min()
+            let continuation = group.first { $0.library == "continuation" }?.median
+            for row in group {
+                var ratio = ""
+                if row.library == "futurebridge" {
+                    if let ours, let bestPeer {
+                        ratio = format(ours / bestPeer) + "x"
+                    }
+                    if let ours, let continuation {
+                        ratio += (ratio.isEmpty ? "" : ", ") + format(ours / continuation) + "x raw continuation"
+                    }
+                }
+                lines.append([
+                    row.benchmark, row.library,
+                    row.median.map { format($0) } ?? "missing",
+                    row.minimum.map { format($0) } ?? "-",
+                    row.unit, ratio,
+                ])
+            }
+        }
+        let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
+        for (index, line) in lines.enumerated() {
+            print(
+                line.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+                    .joined(separator: "  "))
+            if index == 0 { print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")) }
+        }
+    }
+
+    static func format(_ value: Double) -> String {
+        guard value.isFinite else { return "n/a" }
+        if abs(value) >= 100 { return String(format: "%.0f", value) }
+        if abs(value) >= 10 { return String(format: "%.1f", value) }
+        return String(format: "%.2f", value)
+    }
+}

@@ -1,0 +1,176 @@
+// FutureBridge side by side with its peers, in one run (release build):
+//
+//   swift run -c release --package-path Benchmarks FutureBridgeBenchmarks [--tsv] [--quick] [--only B1,B3]
+//
+// Every benchmark reports the median and the minimum of several repetitions after a
+// warm-up. A FutureBridge feature that does not exist yet is printed as missing.
+import Dispatch
+import NIOEmbedded
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let quick = arguments.contains("--quick")
+let scale = quick ? 100 : 1
+/// `--only B1,M1` runs just those benchmarks (for profiling).
+let only: [String]? = arguments.firstIndex(of: "--only").flatMap { index in
+    index + 1 < arguments.count ? arguments[index + 1].split(separator: ",").map(String.init) : nil
+}
+
+var rows: [Measurement] = []
+
+@MainActor func record(_ benchmark: String, _ library: String, _ unit: String, _ result: Timing?) {
+    rows.append(
+        Measurement(
+            benchmark: benchmark, library: library, median: result?.median, minimum: result?.minimum, unit: unit))
+}
+
+let resolver = DispatchQueue(label: "benchmarks.resolver")
+let ns = "ns/op"
+let b1 = 1_000_000 / scale
+let b4 = 100_000 / scale
+let b5Inputs = 10_000 / (quick ? 10 : 1)
+let b6 = 1_000_000 / scale
+let m1 = 1_000_000 / scale
+
+/// Milliseconds per when-all over `b5Inputs` inputs.
+func b5(_ body: @escaping (Int) -> Void) -> Timing {
+    Harness.perOperation(iterations: 20) { rounds in for _ in 0..<rounds { body(b5Inputs) } }.scaled(by: 1 / 1_000_000)
+}
+
+/// Nanoseconds per element for a run over `b6` elements.
+func perElement(_ body: @escaping @Sendable (Int) async -> Void) async -> Timing {
+    await Harness.perOperation(iterations: 1) { _ in await body(b6) }.scaled(by: 1 / Double(b6))
+}
+
+/// Bytes per kept element, median of three runs.
+func bytes<T>(_ make: () -> T, finish: (T) -> Void) -> Timing {
+    Harness.summarize((0..<3).map { _ in Harness.bytesPerElement(count: m1, make, finish: finish) })
+}
+
+let benchmarks: [(name: String, run: @MainActor () async -> Void)] = [
+    (
+        "B1",
+        {  // create a promise, resolve it, observe it with one handler
+            record(
+                "B1", "futurebridge", ns, Harness.perOperation(iterations: b1, FutureBridgeCases.b1CreateResolveObserve)
+            )
+            record(
+                "B1", "nio-embedded", ns, Harness.perOperation(iterations: b1) { NIOCases.onEmbedded($0, NIOCases.b1) })
+            record("B1", "nio-loop", ns, Harness.perOperation(iterations: b1) { NIOCases.onLoop($0, NIOCases.b1) })
+            record("B1", "opencombine", ns, Harness.perOperation(iterations: b1, OpenCombineCases.b1))
+        }
+    ),
+    (
+        "B2",
+        {  // a chain of 10 maps on a completed future, observed at the end
+            let chains = 200_000 / scale
+            let unit = "ns/chain"
+            record("B2", "futurebridge", unit, Harness.perOperation(iterations: chains, FutureBridgeCases.b2MapChain))
+            record(
+                "B2", "nio-embedded", unit,
+                Harness.perOperation(iterations: chains) { NIOCases.onEmbedded($0, NIOCases.b2) })
+            record(
+                "B2", "nio-loop", unit, Harness.perOperation(iterations: chains) { NIOCases.onLoop($0, NIOCases.b2) })
+            record("B2", "opencombine", unit, Harness.perOperation(iterations: chains, OpenCombineCases.b2))
+        }
+    ),
+    (
+        "B3",
+        {  // create a pending future, attach a handler, resolve
+            record(
+                "B3", "futurebridge", ns, Harness.perOperation(iterations: b1, FutureBridgeCases.b3PendingAttachResolve)
+            )
+            record(
+                "B3", "nio-embedded", ns, Harness.perOperation(iterations: b1) { NIOCases.onEmbedded($0, NIOCases.b3) })
+            record("B3", "nio-loop", ns, Harness.perOperation(iterations: b1) { NIOCases.onLoop($0, NIOCases.b3) })
+            record("B3", "opencombine", ns, Harness.perOperation(iterations: b1, OpenCombineCases.b3))
+        }
+    ),
+    (
+        "B4",
+        {  // await a future that another thread resolves, next to the raw continuation
+            record(
+                "B4", "futurebridge", ns,
+                await Harness.perOperation(iterations: b4) {
+                    await FutureBridgeCases.b4AwaitResolvedElsewhere($0, on: resolver)
+                })
+            record(
+                "B4", "continuation", ns,
+                await Harness.perOperation(iterations: b4) {
+                    await StreamCases.b4UnsafeContinuation($0, on: resolver)
+                })
+            record(
+                "B4", "continuation-checked", ns,
+                await Harness.perOperation(iterations: b4) {
+                    await StreamCases.b4CheckedContinuation($0, on: resolver)
+                })
+            record("B4", "nio-loop", ns, await Harness.perOperation(iterations: b4 / 10) { await NIOCases.b4($0) })
+            record(
+                "B4", "opencombine", ns,
+                await Harness.perOperation(iterations: b4) {
+                    await OpenCombineCases.b4($0, on: resolver)
+                })
+        }
+    ),
+    (
+        "B5",
+        {  // when-all over 10,000 pending futures resolved afterwards
+            record("B5", "futurebridge", "ms", nil)
+            record("B5", "nio-embedded", "ms", b5 { NIOCases.onEmbedded($0, NIOCases.b5) })
+            record("B5", "nio-loop", "ms", b5 { NIOCases.onLoop($0, NIOCases.b5) })
+        }
+    ),
+    (
+        "B6",
+        {  // 1,000,000 Ints through map + filter to one observer
+            let unit = "ns/element"
+            record("B6", "futurebridge", unit, nil)
+            record("B6", "opencombine", unit, await perElement { OpenCombineCases.b6($0) })
+            record("B6", "asyncstream", unit, await perElement { await StreamCases.b6AsyncStream($0) })
+            record(
+                "B6", "asyncchannel", unit,
+                await perElement { await StreamCases.b6AsyncChannel($0 / 10) }.scaled(by: 10))
+        }
+    ),
+    (
+        "M1",
+        {  // bytes per pending future with one handler, 1,000,000 kept alive
+            record("M1", "futurebridge", "bytes", bytes(FutureBridgeCases.m1PendingWithOneHandler) { $0.succeed(0) })
+            let loop = EmbeddedEventLoop()
+            record("M1", "nio-embedded", "bytes", bytes({ NIOCases.m1(on: loop) }) { $0.succeed(0) })
+            record("M1", "opencombine", "bytes", bytes({ OpenCombineCases.Kept() }) { $0.resolve?(.success(0)) })
+        }
+    ),
+    (
+        "S1",
+        {  // B1 and B5 at growing sizes: the cost per operation should stay flat
+            for size in quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000] {
+                let name = "S1-\(size)"
+                let perOp = "ns/op(B1)"
+                record(
+                    name, "futurebridge", perOp,
+                    Harness.perOperation(iterations: size, FutureBridgeCases.b1CreateResolveObserve))
+                record(
+                    name, "nio-embedded", perOp,
+                    Harness.perOperation(iterations: size) { NIOCases.onEmbedded($0, NIOCases.b1) })
+                let perInput = "ns/input(B5)"
+                record(name, "futurebridge", perInput, nil)
+                record(
+                    name, "nio-embedded", perInput,
+                    Harness.perOperation(iterations: 1) { _ in
+                        NIOCases.onEmbedded(size, NIOCases.b5)
+                    }.scaled(by: 1 / Double(size)))
+            }
+        }
+    ),
+]
+
+for benchmark in benchmarks where only.map({ $0.contains(benchmark.name) }) ?? true {
+    await benchmark.run()
+}
+try? await NIOCases.group.shutdownGracefully()
+
+if arguments.contains("--tsv") {
+    Report.tsv(rows)
+} else {
+    Report.table(rows)
+}
