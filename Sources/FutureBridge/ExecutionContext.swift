@@ -97,6 +97,17 @@ public struct ExecutionContext: Sendable {
         if case .inline = kind { true } else { false }
     }
 
+    /// Runs `body(argument)` in this context: a direct call for ``inline`` (no job
+    /// closure is allocated), a job otherwise.
+    @inlinable @inline(__always)
+    func run<Argument: Sendable>(_ body: @escaping @Sendable (Argument) -> Void, with argument: Argument) {
+        if case .inline = kind {
+            body(argument)
+        } else {
+            execute { body(argument) }
+        }
+    }
+
     /// `callback` wrapped so that it runs in this context (unchanged for ``inline``).
     @inlinable @inline(__always)
     func bind<Argument: Sendable>(

@@ -14,7 +14,7 @@ extension Future {
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable (Outcome<Value>) -> Void
     ) -> Future {
-        storage.whenComplete(on: context, body)
+        storage.observe(on: context, select: { $0 }, body)
         return self
     }
 
@@ -32,9 +32,7 @@ extension Future {
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable (Value) -> Void
     ) -> Future {
-        storage.whenComplete { outcome in
-            if case .success(let value) = outcome { context.execute { body(value) } }
-        }
+        storage.observe(on: context, select: { $0.value }, body)
         return self
     }
 
@@ -52,9 +50,7 @@ extension Future {
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable (any Error) -> Void
     ) -> Future {
-        storage.whenComplete { outcome in
-            if case .failure(let error) = outcome { context.execute { body(error) } }
-        }
+        storage.observe(on: context, select: { $0.error }, body)
         return self
     }
 
@@ -72,9 +68,7 @@ extension Future {
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable () -> Void
     ) -> Future {
-        storage.whenComplete { outcome in
-            if case .cancelled = outcome { context.execute(body) }
-        }
+        storage.observe(on: context, select: { $0.isCancelled ? () : nil }) { body() }
         return self
     }
 
@@ -89,7 +83,7 @@ extension Future {
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable () -> Void
     ) -> Future {
-        storage.whenComplete { _ in context.execute(body) }
+        storage.observe(on: context, select: { _ in () }) { body() }
         return self
     }
 }

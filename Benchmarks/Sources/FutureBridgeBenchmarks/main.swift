@@ -15,9 +15,18 @@ let only: [String]? = arguments.firstIndex(of: "--only").flatMap { index in
     index + 1 < arguments.count ? arguments[index + 1].split(separator: ",").map(String.init) : nil
 }
 
+/// `--library futurebridge` measures just that library (for profiling).
+let onlyLibrary: String? = arguments.firstIndex(of: "--library").flatMap { index in
+    index + 1 < arguments.count ? arguments[index + 1] : nil
+}
+
 var rows: [Measurement] = []
 
-@MainActor func record(_ benchmark: String, _ library: String, _ unit: String, _ result: Timing?) {
+@MainActor func record(
+    _ benchmark: String, _ library: String, _ unit: String, _ measure: @autoclosure () async -> Timing?
+) async {
+    guard onlyLibrary == nil || onlyLibrary == library else { return }
+    let result = await measure()
     rows.append(
         Measurement(
             benchmark: benchmark, library: library, median: result?.median, minimum: result?.minimum, unit: unit))
@@ -50,13 +59,13 @@ let benchmarks: [(name: String, run: @MainActor () async -> Void)] = [
     (
         "B1",
         {  // create a promise, resolve it, observe it with one handler
-            record(
+            await record(
                 "B1", "futurebridge", ns, Harness.perOperation(iterations: b1, FutureBridgeCases.b1CreateResolveObserve)
             )
-            record(
+            await record(
                 "B1", "nio-embedded", ns, Harness.perOperation(iterations: b1) { NIOCases.onEmbedded($0, NIOCases.b1) })
-            record("B1", "nio-loop", ns, Harness.perOperation(iterations: b1) { NIOCases.onLoop($0, NIOCases.b1) })
-            record("B1", "opencombine", ns, Harness.perOperation(iterations: b1, OpenCombineCases.b1))
+            await record("B1", "nio-loop", ns, Harness.perOperation(iterations: b1) { NIOCases.onLoop($0, NIOCases.b1) })
+            await record("B1", "opencombine", ns, Harness.perOperation(iterations: b1, OpenCombineCases.b1))
         }
     ),
     (
@@ -64,47 +73,47 @@ let benchmarks: [(name: String, run: @MainActor () async -> Void)] = [
         {  // a chain of 10 maps on a completed future, observed at the end
             let chains = 200_000 / scale
             let unit = "ns/chain"
-            record("B2", "futurebridge", unit, Harness.perOperation(iterations: chains, FutureBridgeCases.b2MapChain))
-            record(
+            await record("B2", "futurebridge", unit, Harness.perOperation(iterations: chains, FutureBridgeCases.b2MapChain))
+            await record(
                 "B2", "nio-embedded", unit,
                 Harness.perOperation(iterations: chains) { NIOCases.onEmbedded($0, NIOCases.b2) })
-            record(
+            await record(
                 "B2", "nio-loop", unit, Harness.perOperation(iterations: chains) { NIOCases.onLoop($0, NIOCases.b2) })
-            record("B2", "opencombine", unit, Harness.perOperation(iterations: chains, OpenCombineCases.b2))
+            await record("B2", "opencombine", unit, Harness.perOperation(iterations: chains, OpenCombineCases.b2))
         }
     ),
     (
         "B3",
         {  // create a pending future, attach a handler, resolve
-            record(
+            await record(
                 "B3", "futurebridge", ns, Harness.perOperation(iterations: b1, FutureBridgeCases.b3PendingAttachResolve)
             )
-            record(
+            await record(
                 "B3", "nio-embedded", ns, Harness.perOperation(iterations: b1) { NIOCases.onEmbedded($0, NIOCases.b3) })
-            record("B3", "nio-loop", ns, Harness.perOperation(iterations: b1) { NIOCases.onLoop($0, NIOCases.b3) })
-            record("B3", "opencombine", ns, Harness.perOperation(iterations: b1, OpenCombineCases.b3))
+            await record("B3", "nio-loop", ns, Harness.perOperation(iterations: b1) { NIOCases.onLoop($0, NIOCases.b3) })
+            await record("B3", "opencombine", ns, Harness.perOperation(iterations: b1, OpenCombineCases.b3))
         }
     ),
     (
         "B4",
         {  // await a future that another thread resolves, next to the raw continuation
-            record(
+            await record(
                 "B4", "futurebridge", ns,
                 await Harness.perOperation(iterations: b4) {
                     await FutureBridgeCases.b4AwaitResolvedElsewhere($0, on: resolver)
                 })
-            record(
+            await record(
                 "B4", "continuation", ns,
                 await Harness.perOperation(iterations: b4) {
                     await StreamCases.b4UnsafeContinuation($0, on: resolver)
                 })
-            record(
+            await record(
                 "B4", "continuation-checked", ns,
                 await Harness.perOperation(iterations: b4) {
                     await StreamCases.b4CheckedContinuation($0, on: resolver)
                 })
-            record("B4", "nio-loop", ns, await Harness.perOperation(iterations: b4 / 10) { await NIOCases.b4($0) })
-            record(
+            await record("B4", "nio-loop", ns, await Harness.perOperation(iterations: b4 / 10) { await NIOCases.b4($0) })
+            await record(
                 "B4", "opencombine", ns,
                 await Harness.perOperation(iterations: b4) {
                     await OpenCombineCases.b4($0, on: resolver)
@@ -114,19 +123,19 @@ let benchmarks: [(name: String, run: @MainActor () async -> Void)] = [
     (
         "B5",
         {  // when-all over 10,000 pending futures resolved afterwards
-            record("B5", "futurebridge", "ms", nil)
-            record("B5", "nio-embedded", "ms", b5 { NIOCases.onEmbedded($0, NIOCases.b5) })
-            record("B5", "nio-loop", "ms", b5 { NIOCases.onLoop($0, NIOCases.b5) })
+            await record("B5", "futurebridge", "ms", nil)
+            await record("B5", "nio-embedded", "ms", b5 { NIOCases.onEmbedded($0, NIOCases.b5) })
+            await record("B5", "nio-loop", "ms", b5 { NIOCases.onLoop($0, NIOCases.b5) })
         }
     ),
     (
         "B6",
         {  // 1,000,000 Ints through map + filter to one observer
             let unit = "ns/element"
-            record("B6", "futurebridge", unit, nil)
-            record("B6", "opencombine", unit, await perElement { OpenCombineCases.b6($0) })
-            record("B6", "asyncstream", unit, await perElement { await StreamCases.b6AsyncStream($0) })
-            record(
+            await record("B6", "futurebridge", unit, nil)
+            await record("B6", "opencombine", unit, await perElement { OpenCombineCases.b6($0) })
+            await record("B6", "asyncstream", unit, await perElement { await StreamCases.b6AsyncStream($0) })
+            await record(
                 "B6", "asyncchannel", unit,
                 await perElement { await StreamCases.b6AsyncChannel($0 / 10) }.scaled(by: 10))
         }
@@ -134,10 +143,10 @@ let benchmarks: [(name: String, run: @MainActor () async -> Void)] = [
     (
         "M1",
         {  // bytes per pending future with one handler, 1,000,000 kept alive
-            record("M1", "futurebridge", "bytes", bytes(FutureBridgeCases.m1PendingWithOneHandler) { $0.succeed(0) })
+            await record("M1", "futurebridge", "bytes", bytes(FutureBridgeCases.m1PendingWithOneHandler) { $0.succeed(0) })
             let loop = EmbeddedEventLoop()
-            record("M1", "nio-embedded", "bytes", bytes({ NIOCases.m1(on: loop) }) { $0.succeed(0) })
-            record("M1", "opencombine", "bytes", bytes({ OpenCombineCases.Kept() }) { $0.resolve?(.success(0)) })
+            await record("M1", "nio-embedded", "bytes", bytes({ NIOCases.m1(on: loop) }) { $0.succeed(0) })
+            await record("M1", "opencombine", "bytes", bytes({ OpenCombineCases.Kept() }) { $0.resolve?(.success(0)) })
         }
     ),
     (
@@ -146,15 +155,15 @@ let benchmarks: [(name: String, run: @MainActor () async -> Void)] = [
             for size in quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000] {
                 let name = "S1-\(size)"
                 let perOp = "ns/op(B1)"
-                record(
+                await record(
                     name, "futurebridge", perOp,
                     Harness.perOperation(iterations: size, FutureBridgeCases.b1CreateResolveObserve))
-                record(
+                await record(
                     name, "nio-embedded", perOp,
                     Harness.perOperation(iterations: size) { NIOCases.onEmbedded($0, NIOCases.b1) })
                 let perInput = "ns/input(B5)"
-                record(name, "futurebridge", perInput, nil)
-                record(
+                await record(name, "futurebridge", perInput, nil)
+                await record(
                     name, "nio-embedded", perInput,
                     Harness.perOperation(iterations: 1) { _ in
                         NIOCases.onEmbedded(size, NIOCases.b5)

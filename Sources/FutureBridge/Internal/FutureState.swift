@@ -61,13 +61,27 @@ enum FutureState<Value: Sendable> {
     @inlinable
     static var initial: FutureState { .pending(Pending()) }
 
+    /// Moves the state out, leaving ``modifying``; the caller puts a state back. Moving
+    /// instead of pattern-matching `self` avoids copying the whole state (and retaining
+    /// every closure in it) on each event.
+    @inlinable @inline(__always)
+    mutating func take() -> FutureState {
+        let state = consume self
+        self = .modifying
+        return state
+    }
+
     /// Mutates the pending payload in place; returns `nil` when already completed.
     @inlinable @inline(__always)
     mutating func withPending<R>(_ body: (inout Pending) -> R) -> R? {
-        guard case .pending(var pending) = self else { return nil }
-        self = .modifying
-        defer { self = .pending(pending) }
-        return body(&pending)
+        switch take() {
+        case .pending(var pending):
+            defer { self = .pending(pending) }
+            return body(&pending)
+        case let other:
+            self = other
+            return nil
+        }
     }
 
     @inlinable
@@ -90,11 +104,14 @@ enum FutureState<Value: Sendable> {
     /// from the future it follows (`fromBinding`).
     @inlinable
     mutating func complete(_ outcome: Outcome<Value>, fromBinding: Bool = false) -> CompleteAction {
-        guard case .pending(let pending) = self, fromBinding || !pending.isBound else {
+        switch take() {
+        case .pending(let pending) where fromBinding || !pending.isBound:
+            self = .completed(outcome)
+            return .runCallbacks(pending.callbacks, released: pending.cancelHandlers)
+        case let other:
+            self = other
             return .alreadyCompleted
         }
-        self = .completed(outcome)
-        return .runCallbacks(pending.callbacks, released: pending.cancelHandlers)
     }
 
     /// The promise will take its outcome from another future. `false` if it is already
@@ -116,9 +133,24 @@ enum FutureState<Value: Sendable> {
 
     @inlinable
     mutating func addCallback(_ callback: @escaping OutcomeCallback<Value>) -> AddCallbackAction {
-        if case .completed(let outcome) = self { return .runNow(outcome) }
-        withPending { $0.callbacks.append(callback) }
-        return .stored
+        addCallback { callback }
+    }
+
+    /// Stores the callback `makeCallback` creates, which it calls only if the future is
+    /// pending; otherwise returns `.runNow` and creates nothing.
+    @inlinable @inline(__always)
+    mutating func addCallback(_ makeCallback: () -> OutcomeCallback<Value>) -> AddCallbackAction {
+        switch take() {
+        case .pending(var pending):
+            pending.callbacks.append(makeCallback())
+            self = .pending(pending)
+            return .stored
+        case .completed(let outcome):
+            self = .completed(outcome)
+            return .runNow(outcome)
+        case .modifying:
+            preconditionFailure("FutureState observed while being modified")
+        }
     }
 
     // MARK: Cancellation

@@ -70,10 +70,30 @@ struct FutureStorage<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Registers `callback` to run on `context`.
-    @inlinable @inline(__always)
-    func whenComplete(on context: ExecutionContext, _ callback: @escaping OutcomeCallback<Value>) {
-        whenComplete(context.bind(callback))
+    /// Delivers `select(outcome)`, unless it is `nil`, to `body` on `context`, once: when
+    /// the future completes, or at once if it is completed. The primitive behind every
+    /// public handler.
+    ///
+    /// `select` is meant to be a non-capturing closure (free to pass around). The stored
+    /// callback is created inside the lock and only while the future is pending, so
+    /// observing a completed future allocates nothing; an allocation under the lock is
+    /// the price, and it is shorter than a second lock round trip.
+    @inlinable
+    func observe<Selected: Sendable>(
+        on context: ExecutionContext,
+        select: @escaping @Sendable (Outcome<Value>) -> Selected?,
+        _ body: @escaping @Sendable (Selected) -> Void
+    ) {
+        let action = withLock { state in
+            state.addCallback {
+                { outcome in
+                    if let selected = select(outcome) { context.run(body, with: selected) }
+                }
+            }
+        }
+        if case .runNow(let outcome) = action, let selected = select(outcome) {
+            Trampoline.run(body, with: selected, in: context)
+        }
     }
 
     @inlinable
