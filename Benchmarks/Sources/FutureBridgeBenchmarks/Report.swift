@@ -12,10 +12,12 @@ enum Report {
     static func table(_ rows: [Measurement]) {
         let header = ["benchmark", "library", "median", "min", "unit", "FB / best peer"]
         var lines: [[String]] = [header]
-        var benchmarks: [String] = []
-        for row in rows where !benchmarks.contains(row.benchmark) { benchmarks.append(row.benchmark) }
-        for benchmark in benchmarks {
-            let group = rows.filter { $0.benchmark == benchmark }
+        // A group is one benchmark in one unit (S1 rows carry two units).
+        var groups: [String] = []
+        func key(_ row: Measurement) -> String { row.benchmark + "\t" + row.unit }
+        for row in rows where !groups.contains(key(row)) { groups.append(key(row)) }
+        for groupKey in groups {
+            let group = rows.filter { key($0) == groupKey }
             let ours = group.first { $0.library == "futurebridge" }?.median
             let bestPeer = group.filter { $0.library != "futurebridge" && $0.library != "continuation" }
                 .compactMap(\.median).min()

@@ -64,7 +64,8 @@ let benchmarks: [(name: String, run: @MainActor () async -> Void)] = [
             )
             await record(
                 "B1", "nio-embedded", ns, Harness.perOperation(iterations: b1) { NIOCases.onEmbedded($0, NIOCases.b1) })
-            await record("B1", "nio-loop", ns, Harness.perOperation(iterations: b1) { NIOCases.onLoop($0, NIOCases.b1) })
+            await record(
+                "B1", "nio-loop", ns, Harness.perOperation(iterations: b1) { NIOCases.onLoop($0, NIOCases.b1) })
             await record("B1", "opencombine", ns, Harness.perOperation(iterations: b1, OpenCombineCases.b1))
         }
     ),
@@ -73,7 +74,8 @@ let benchmarks: [(name: String, run: @MainActor () async -> Void)] = [
         {  // a chain of 10 maps on a completed future, observed at the end
             let chains = 200_000 / scale
             let unit = "ns/chain"
-            await record("B2", "futurebridge", unit, Harness.perOperation(iterations: chains, FutureBridgeCases.b2MapChain))
+            await record(
+                "B2", "futurebridge", unit, Harness.perOperation(iterations: chains, FutureBridgeCases.b2MapChain))
             await record(
                 "B2", "nio-embedded", unit,
                 Harness.perOperation(iterations: chains) { NIOCases.onEmbedded($0, NIOCases.b2) })
@@ -90,7 +92,8 @@ let benchmarks: [(name: String, run: @MainActor () async -> Void)] = [
             )
             await record(
                 "B3", "nio-embedded", ns, Harness.perOperation(iterations: b1) { NIOCases.onEmbedded($0, NIOCases.b3) })
-            await record("B3", "nio-loop", ns, Harness.perOperation(iterations: b1) { NIOCases.onLoop($0, NIOCases.b3) })
+            await record(
+                "B3", "nio-loop", ns, Harness.perOperation(iterations: b1) { NIOCases.onLoop($0, NIOCases.b3) })
             await record("B3", "opencombine", ns, Harness.perOperation(iterations: b1, OpenCombineCases.b3))
         }
     ),
@@ -112,7 +115,8 @@ let benchmarks: [(name: String, run: @MainActor () async -> Void)] = [
                 await Harness.perOperation(iterations: b4) {
                     await StreamCases.b4CheckedContinuation($0, on: resolver)
                 })
-            await record("B4", "nio-loop", ns, await Harness.perOperation(iterations: b4 / 10) { await NIOCases.b4($0) })
+            await record(
+                "B4", "nio-loop", ns, await Harness.perOperation(iterations: b4 / 10) { await NIOCases.b4($0) })
             await record(
                 "B4", "opencombine", ns,
                 await Harness.perOperation(iterations: b4) {
@@ -143,7 +147,8 @@ let benchmarks: [(name: String, run: @MainActor () async -> Void)] = [
     (
         "M1",
         {  // bytes per pending future with one handler, 1,000,000 kept alive
-            await record("M1", "futurebridge", "bytes", bytes(FutureBridgeCases.m1PendingWithOneHandler) { $0.succeed(0) })
+            await record(
+                "M1", "futurebridge", "bytes", bytes(FutureBridgeCases.m1PendingWithOneHandler) { $0.succeed(0) })
             let loop = EmbeddedEventLoop()
             await record("M1", "nio-embedded", "bytes", bytes({ NIOCases.m1(on: loop) }) { $0.succeed(0) })
             await record("M1", "opencombine", "bytes", bytes({ OpenCombineCases.Kept() }) { $0.resolve?(.success(0)) })
