@@ -15,6 +15,7 @@ public struct AbandonedPromiseError: Error, Sendable, Equatable, CustomStringCon
         self.line = line
     }
 
+    /// Names the creation site, e.g. `promise created at App/Client.swift:42 was released…`.
     public var description: String {
         "promise created at \(fileID):\(line) was released without being completed"
     }
@@ -32,5 +33,6 @@ public struct WaitTimeoutError: Error, Sendable, Equatable, CustomStringConverti
         self.timeout = timeout
     }
 
+    /// Says how long the wait lasted.
     public var description: String { "wait timed out after \(timeout)" }
 }

@@ -7,6 +7,10 @@ extension Future {
     /// ``Promise/onCancelRequest(_:)`` handler, on this thread. Otherwise it is held
     /// until the last of them withdraws too. The producer decides what a request does;
     /// the future may still succeed. Does nothing once the future is completed.
+    ///
+    /// A derived future keeps its interest until it completes or is itself cancelled,
+    /// even when nothing references it any more: cancel the futures you derive (or the
+    /// last one of a chain) rather than their source.
     public func cancel() {
         storage.requestCancel()
     }

@@ -68,7 +68,7 @@ extension Future {
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable () -> Void
     ) -> Future {
-        storage.observe(on: context, select: { $0.isCancelled ? () : nil }) { body() }
+        storage.observe(on: context, select: { $0.isCancelled ? () : nil }, { body() })
         return self
     }
 
@@ -83,7 +83,7 @@ extension Future {
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable () -> Void
     ) -> Future {
-        storage.observe(on: context, select: { _ in () }) { body() }
+        storage.observe(on: context, select: { _ in () }, { body() })
         return self
     }
 }

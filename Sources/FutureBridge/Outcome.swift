@@ -107,6 +107,7 @@ extension Outcome {
 }
 
 extension Outcome: CustomStringConvertible {
+    /// `success(<value>)`, `failure(<error>)` or `cancelled`.
     public var description: String {
         switch self {
         case .success(let value): "success(\(value))"

@@ -97,4 +97,32 @@ import Testing
         first.succeed(1)
         #expect(seen.all == ["first handler returns", "second handler"])
     }
+
+    /// A handler that re-enters its own future would deadlock on the (non-recursive)
+    /// mutex if handlers ran under the lock.
+    @Test func handlersRunOutsideTheLockAndMayReenterTheirFuture() {
+        let promise = Promise<Int>()
+        let future = promise.future
+        let seen = Recorder<String>()
+        future.onSuccess { _ in
+            seen.append("peek \(future.peek()?.value ?? -1)")
+            future.onSuccess { seen.append("nested \($0)") }
+            future.cancel()
+            seen.append("completed again? \(promise.succeed(2))")
+        }
+        promise.onCancelRequest { promise in seen.append("cancel request \(promise.isCancelRequested)") }
+        promise.succeed(1)
+        #expect(seen.all == ["peek 1", "completed again? false", "nested 1"])
+    }
+
+    @Test func cancelHandlersRunOutsideTheLock() {
+        let promise = Promise<Int>()
+        promise.onCancelRequest { promise in
+            _ = promise.isCancelRequested
+            promise.future.onCancel {}
+            promise.cancel()
+        }
+        promise.future.cancel()
+        #expect(promise.future.peek()?.isCancelled == true)
+    }
 }

@@ -11,7 +11,7 @@ extension FutureStorage {
         _ body: @escaping @Sendable (Outcome<Upstream>, FutureStorage<Value>) -> Void
     ) -> FutureStorage<Value> {
         var pending = FutureState<Value>.Pending()
-        pending.cancelHandlers.append { upstream.withdrawInterest(cancelling: true) }
+        pending.cancelHandlers.append(forwarding(to: upstream))
         let next = make(.pending(pending))
         upstream.whenCompleteHoldingInterest(context.bind { outcome in body(outcome, next) })
         return next

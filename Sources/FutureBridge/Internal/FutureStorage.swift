@@ -156,13 +156,20 @@ struct FutureStorage<Value: Sendable>: @unchecked Sendable {
 
     /// Makes cancel requests on this future travel to `upstream`: this future holds an
     /// interest in `upstream` and withdraws it, with a cancel vote, when a request
-    /// arrives here. The one mechanism every derived future uses.
+    /// arrives here. With ``derived(from:on:_:)``, the one mechanism behind every
+    /// derived future.
     @inlinable
     func forwardCancellation<Upstream>(to upstream: FutureStorage<Upstream>) {
         upstream.addInterest()
-        let stored = addCancelHandler { upstream.withdrawInterest(cancelling: true) }
-        if !stored {
+        if !addCancelHandler(Self.forwarding(to: upstream)) {
             upstream.withdrawInterest(cancelling: false)
         }
+    }
+
+    /// The cancel handler of a future fed by `upstream`: withdraw its interest there,
+    /// voting to cancel.
+    @inlinable
+    static func forwarding<Upstream>(to upstream: FutureStorage<Upstream>) -> CancelHandler {
+        { upstream.withdrawInterest(cancelling: true) }
     }
 }
