@@ -50,41 +50,6 @@ import Testing
         #expect(seen.all == ["success 3", "always"])
     }
 
-    @Test func dispatchQueueContextRunsOnTheQueue() throws {
-        let queue = DispatchQueue(label: "handlers")
-        let key = DispatchSpecificKey<Int>()
-        queue.setSpecific(key: key, value: 7)
-        let onQueue = Promise<Int?>()
-        Future(value: 1).onSuccess(on: .queue(queue)) { _ in
-            onQueue.succeed(DispatchQueue.getSpecific(key: key))
-        }
-        #expect(try onQueue.future.wait(timeout: .seconds(60)) == 7)
-    }
-
-    @Test func operationQueueContextRunsOnTheQueue() throws {
-        let queue = OperationQueue()
-        let onQueue = Promise<Bool>()
-        Future(value: 1).onSuccess(on: .operationQueue(queue)) { _ in
-            onQueue.succeed(OperationQueue.current === queue)
-        }
-        #expect(try onQueue.future.wait(timeout: .seconds(60)))
-    }
-
-    @Test func globalContextRunsOffTheCallingThread() throws {
-        let ran = Promise<Void>()
-        Future(value: 1).always(on: .global(qos: .utility)) { ran.succeed() }
-        try ran.future.wait(timeout: .seconds(60))
-    }
-
-    @Test func mainIsNotInlineAndInlineIsTheDefaultContext() {
-        #expect(!ExecutionContext.main.isInline)
-        #expect(ExecutionContext.inline.isInline)
-        // The default runs the handler synchronously on an already completed future.
-        let ran = Counter()
-        Future(value: 1).onSuccess { _ in ran.increment() }
-        #expect(ran.count == 1)
-    }
-
     @Test func inlineCallbacksCompletingPromisesDoNotNest() {
         let first = Promise<Int>()
         let second = Promise<Int>()

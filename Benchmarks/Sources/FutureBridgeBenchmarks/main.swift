@@ -111,7 +111,7 @@ let benchmarks: [(name: String, run: @MainActor () async -> Void)] = [
                     await StreamCases.b4UnsafeContinuation($0, on: resolver)
                 })
             await record(
-                "B4", "continuation-checked", ns,
+                "B4", "continuation", "ns/op(checked)",
                 await Harness.perOperation(iterations: b4) {
                     await StreamCases.b4CheckedContinuation($0, on: resolver)
                 })
