@@ -89,10 +89,31 @@ endless.cancel()
 print("cancel request cancels the task:", await endless.outcome)
 never.succeed(0)
 
-// MARK: - 7. Misuse is reported, not crashed on
-section("7. An abandoned promise fails its future and says where it was made")
+// MARK: - 7. Callback APIs
+section("7. A callback API becomes a future, or a value awaited, in one line")
+
+/// A legacy API with an `(Value?, Error?)` completion handler, answering on its queue.
+func legacyLookup(_ name: String, completion: @escaping @Sendable (Int?, (any Error)?) -> Void) {
+    worker.async { completion(name.count, nil) }
+}
+let length = Future<Int> { promise in legacyLookup("FutureBridge", completion: promise.resolve) }
+print("Future { promise in api(completion: promise.resolve) }:", try await length.value)
+let direct = try await withPromise(of: Int.self) { legacyLookup("bridge", completion: $0.resolve) }
+print("try await withPromise { api(completion: $0.resolve) }:", direct)
 
 Diagnostics.setHandler { diagnostic in print("diagnostics hook:", diagnostic) }
+let twice = Promise<Int>()
+twice.resolve(1, nil)
+twice.resolve(2, nil)  // a buggy API calls its completion handler twice: ignored, reported
+print("value kept:", twice.future.peek()!)
+/// A buggy legacy API that reports neither a value nor an error.
+func brokenLookup(completion: (Int?, (any Error)?) -> Void) { completion(nil, nil) }
+let neither = Future<Int> { promise in brokenLookup(completion: promise.resolve) }
+print("(nil, nil):", neither.peek()!)
+
+// MARK: - 8. Misuse is reported, not crashed on
+section("8. An abandoned promise fails its future and says where it was made")
+
 var orphan: Promise<Int>? = Promise<Int>()
 let orphaned = orphan!.future
 orphan = nil  // e.g. a callback API dropped its completion handler

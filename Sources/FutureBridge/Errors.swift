@@ -36,3 +36,21 @@ public struct WaitTimeoutError: Error, Sendable, Equatable, CustomStringConverti
     /// Says how long the wait lasted.
     public var description: String { "wait timed out after \(timeout)" }
 }
+
+/// The failure of a future whose callback reported neither a value nor an error, such
+/// as a `(Value?, Error?)` completion handler called with `(nil, nil)`.
+public struct InvalidCallbackError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The calling convention that was broken, for example `(Value?, Error?)`.
+    public let convention: String
+
+    /// Creates the error for a callback of `convention`.
+    public init(convention: String) {
+        self.convention = convention
+    }
+
+    /// Names the convention, e.g. `a (Value?, Error?) completion handler was called with
+    /// neither a value nor an error`.
+    public var description: String {
+        "a \(convention) completion handler was called with neither a value nor an error"
+    }
+}

@@ -40,6 +40,9 @@ public final class Promise<Value: Sendable>: Sendable {
     /// the lock. Relaxed is enough: `deinit` runs after every other reference is gone.
     @usableFromInline
     let settled = Atomic<Bool>(false)
+    /// Set by the first call of a completion-handler adapter (``resolve(_:)`` and the
+    /// like), so that a second call is reported as misuse.
+    let adapterCalled = Atomic<Bool>(false)
 
     /// Creates a pending promise.
     ///

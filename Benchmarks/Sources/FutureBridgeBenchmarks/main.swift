@@ -5,6 +5,7 @@
 // Every benchmark reports the median and the minimum of several repetitions after a
 // warm-up. A FutureBridge feature that does not exist yet is printed as missing.
 import Dispatch
+import NIOCore
 import NIOEmbedded
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -55,48 +56,32 @@ func bytes<T>(_ make: () -> T, finish: (T) -> Void) -> Timing {
     Harness.summarize((0..<3).map { _ in Harness.bytesPerElement(count: m1, make, finish: finish) })
 }
 
+/// One synchronous future benchmark for FutureBridge, NIO on both loops, and OpenCombine.
+/// B1: create a promise, resolve it, observe it with one handler. B2: a chain of 10
+/// maps on a completed future. B3: create a pending future, attach a handler, resolve.
+@MainActor func futureRound(
+    _ name: String, unit: String = ns, iterations: Int = b1,
+    _ futureBridge: (Int) -> Void, _ nio: @escaping @Sendable (any EventLoop, Int) -> Void,
+    _ openCombine: (Int) -> Void
+) async {
+    await record(name, "futurebridge", unit, Harness.perOperation(iterations: iterations, futureBridge))
+    await record(
+        name, "nio-embedded", unit, Harness.perOperation(iterations: iterations) { NIOCases.onEmbedded($0, nio) })
+    await record(name, "nio-loop", unit, Harness.perOperation(iterations: iterations) { NIOCases.onLoop($0, nio) })
+    await record(name, "opencombine", unit, Harness.perOperation(iterations: iterations, openCombine))
+}
+
 let benchmarks: [(name: String, run: @MainActor () async -> Void)] = [
-    (
-        "B1",
-        {  // create a promise, resolve it, observe it with one handler
-            await record(
-                "B1", "futurebridge", ns, Harness.perOperation(iterations: b1, FutureBridgeCases.b1CreateResolveObserve)
-            )
-            await record(
-                "B1", "nio-embedded", ns, Harness.perOperation(iterations: b1) { NIOCases.onEmbedded($0, NIOCases.b1) })
-            await record(
-                "B1", "nio-loop", ns, Harness.perOperation(iterations: b1) { NIOCases.onLoop($0, NIOCases.b1) })
-            await record("B1", "opencombine", ns, Harness.perOperation(iterations: b1, OpenCombineCases.b1))
-        }
-    ),
+    ("B1", { await futureRound("B1", FutureBridgeCases.b1CreateResolveObserve, NIOCases.b1, OpenCombineCases.b1) }),
     (
         "B2",
         {  // a chain of 10 maps on a completed future, observed at the end
-            let chains = 200_000 / scale
-            let unit = "ns/chain"
-            await record(
-                "B2", "futurebridge", unit, Harness.perOperation(iterations: chains, FutureBridgeCases.b2MapChain))
-            await record(
-                "B2", "nio-embedded", unit,
-                Harness.perOperation(iterations: chains) { NIOCases.onEmbedded($0, NIOCases.b2) })
-            await record(
-                "B2", "nio-loop", unit, Harness.perOperation(iterations: chains) { NIOCases.onLoop($0, NIOCases.b2) })
-            await record("B2", "opencombine", unit, Harness.perOperation(iterations: chains, OpenCombineCases.b2))
+            await futureRound(
+                "B2", unit: "ns/chain", iterations: 200_000 / scale, FutureBridgeCases.b2MapChain, NIOCases.b2,
+                OpenCombineCases.b2)
         }
     ),
-    (
-        "B3",
-        {  // create a pending future, attach a handler, resolve
-            await record(
-                "B3", "futurebridge", ns, Harness.perOperation(iterations: b1, FutureBridgeCases.b3PendingAttachResolve)
-            )
-            await record(
-                "B3", "nio-embedded", ns, Harness.perOperation(iterations: b1) { NIOCases.onEmbedded($0, NIOCases.b3) })
-            await record(
-                "B3", "nio-loop", ns, Harness.perOperation(iterations: b1) { NIOCases.onLoop($0, NIOCases.b3) })
-            await record("B3", "opencombine", ns, Harness.perOperation(iterations: b1, OpenCombineCases.b3))
-        }
-    ),
+    ("B3", { await futureRound("B3", FutureBridgeCases.b3PendingAttachResolve, NIOCases.b3, OpenCombineCases.b3) }),
     (
         "B4",
         {  // await a future that another thread resolves, next to the raw continuation

@@ -1,0 +1,68 @@
+extension Future {
+    /// Starts callback-based work and returns its future: `body` receives the promise,
+    /// whose `resolve` adapters it passes to the callback API as the completion handler.
+    ///
+    /// `body` runs at once, on the calling thread; a throw fails the future (or cancels
+    /// it, for a cancellation error). Register ``Promise/onCancelRequest(_:)`` in `body`
+    /// to turn cancel requests into the API's own cancellation. If the API releases the
+    /// completion handler without calling it, the future fails with
+    /// ``AbandonedPromiseError`` naming this call's `fileID:line`.
+    ///
+    /// ```swift
+    /// let future = Future<Data> { promise in
+    ///     let task = session.dataTask(with: url) { data, _, error in promise.resolve(data, error) }
+    ///     promise.onCancelRequest { _ in task.cancel() }
+    ///     task.resume()
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - fileID: Where the bridge is created; named if the promise is abandoned.
+    ///   - line: The line where the bridge is created.
+    ///   - body: Starts the work; runs synchronously on the calling thread.
+    public init(
+        fileID: StaticString = #fileID, line: UInt = #line,
+        _ body: (Promise<Value>) throws -> Void
+    ) {
+        let promise = Promise<Value>(fileID: fileID, line: line)
+        do {
+            try body(promise)
+        } catch {
+            promise.fail(error)
+        }
+        self = promise.future
+    }
+}
+
+/// Calls callback-based work and awaits its value: the `async` counterpart of
+/// `withCheckedThrowingContinuation`, with cancellation and misuse handled.
+///
+/// `body` runs at once on the calling task's thread and passes the promise's `resolve`
+/// adapters to the callback API. Cancelling the awaiting task sends a cancel request to
+/// the promise (run by the handler `body` registered with
+/// ``Promise/onCancelRequest(_:)``) and throws `CancellationError` at once. A
+/// completion handler called twice is reported, never a crash; one released without
+/// being called resumes the task with ``AbandonedPromiseError`` naming this call's
+/// `fileID:line`: the task never hangs and no continuation leaks.
+///
+/// ```swift
+/// let user = try await withPromise(of: User.self) { promise in
+///     api.fetchUser(id: 7, completion: promise.resolve)
+/// }
+/// ```
+///
+/// - Parameters:
+///   - type: The value type, when the compiler cannot infer it.
+///   - fileID: Where the bridge is created; named if the promise is abandoned.
+///   - line: The line where the bridge is created.
+///   - body: Starts the work.
+/// - Returns: The value the callback delivered.
+/// - Throws: The callback's error, `CancellationError` when cancelled, or the
+///   bridge's misuse errors.
+public func withPromise<Value: Sendable>(
+    of type: Value.Type = Value.self,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ body: (Promise<Value>) throws -> Void
+) async throws -> Value {
+    try await Future(fileID: fileID, line: line, body).value
+}
