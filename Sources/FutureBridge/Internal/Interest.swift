@@ -1,5 +1,6 @@
 /// Anything that counts consumers' interest, seen without its value type.
 protocol InterestCounting: Sendable {
+    func addInterest()
     func withdrawInterest(cancelling: Bool)
 }
 
