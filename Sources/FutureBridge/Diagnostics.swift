@@ -21,15 +21,20 @@ public struct Diagnostic: Sendable, CustomStringConvertible, Equatable {
         /// A completion handler was called after it had already completed its future;
         /// the later call was ignored.
         case completedTwice
+        /// A future failed, but the completion handler it was delivered to cannot
+        /// receive an error (a `(Value) -> Void` or `() -> Void` shape), so it was not
+        /// called.
+        case failureNotDelivered
     }
 
     /// What went wrong.
     public let kind: Kind
     /// A sentence that says what happened and what the library did about it.
     public let message: String
-    /// The file (`#fileID`) where the promise or adapter involved was created.
+    /// The file (`#fileID`) where the promise or adapter involved was created (for
+    /// ``Kind/failureNotDelivered``, where the future was delivered).
     public let fileID: String
-    /// The line where the promise or adapter involved was created.
+    /// The line that goes with ``fileID``.
     public let line: Int
 
     /// Creates a diagnostic.
