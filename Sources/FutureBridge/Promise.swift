@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// The write side of a ``Future``: the producer completes it, exactly once.
@@ -123,12 +124,13 @@ public final class Promise<Value: Sendable>: Sendable {
     /// From then on only `other` completes the future: later calls of ``succeed(_:)``,
     /// ``fail(_:)`` and the like return `false`.
     ///
-    /// - Parameter other: The future whose outcome to take.
+    /// - Parameter other: The future whose outcome to take, or anything that presents
+    ///   itself as one (``FutureConvertible``; its `future` is read once).
     /// - Returns: `false` if the future was already completed or already follows
     ///   another future.
     @discardableResult
-    public func complete(using other: Future<Value>) -> Bool {
-        guard storage.complete(using: other.storage) else { return false }
+    public func complete(using other: some FutureConvertible<Value>) -> Bool {
+        guard storage.complete(using: other.future.storage) else { return false }
         settled.store(true, ordering: .relaxed)
         return true
     }
@@ -156,6 +158,56 @@ public final class Promise<Value: Sendable>: Sendable {
             guard let self else { return }
             handler(self)
         }
+    }
+
+    /// Connects cancel requests to the underlying operation's own cancellation, in one
+    /// line: on a request, calls `cancel` and completes the future as cancelled.
+    ///
+    /// Pass the operation's cancel function: a `URLSessionTask`, a `DispatchWorkItem`, a
+    /// `Process` (`terminate`), a `Task`, a `DispatchSource`, anything with a `cancel()`.
+    /// A completion the operation reports afterwards (typically its own cancellation
+    /// error) finds the future completed and is ignored without a report.
+    ///
+    /// ```swift
+    /// let task = session.dataTask(with: url, completionHandler: promise.resolve)
+    /// promise.cancelOnRequest(task.cancel)
+    /// task.resume()
+    /// ```
+    ///
+    /// `cancel` runs at most once, on the thread that made the request, never under a
+    /// lock; it does not run if the future completes first. Like
+    /// ``onCancelRequest(_:)``, it does not keep the promise alive.
+    ///
+    /// - Parameter cancel: Stops the underlying work.
+    public func cancelOnRequest(_ cancel: @escaping @Sendable () -> Void) {
+        onCancelRequest { promise in
+            cancel()
+            promise.cancel()
+        }
+    }
+
+    /// Connects cancel requests to a `DispatchWorkItem`: on a request, cancels the item
+    /// (if it has not started, it never runs) and completes the future as cancelled.
+    /// Otherwise as ``cancelOnRequest(_:)-(()->Void)``.
+    ///
+    /// - Parameter workItem: The work item that will complete the promise.
+    public func cancelOnRequest(_ workItem: DispatchWorkItem) {
+        // `DispatchWorkItem.cancel()` may be called from any thread (it is
+        // `dispatch_block_cancel`); only the Linux overlay lacks the `Sendable` mark.
+        nonisolated(unsafe) let workItem = workItem
+        cancelOnRequest { workItem.cancel() }
+    }
+
+    /// Connects cancel requests to a dispatch source (a timer, a signal or file
+    /// source): on a request, cancels the source (its event handler runs no more) and
+    /// completes the future as cancelled. Otherwise as ``cancelOnRequest(_:)-(()->Void)``.
+    ///
+    /// - Parameter source: The source whose event handler will complete the promise.
+    public func cancelOnRequest(_ source: any DispatchSourceProtocol) {
+        // `dispatch_source_cancel` may be called from any thread; only the Linux overlay
+        // lacks the `Sendable` mark.
+        nonisolated(unsafe) let source = source
+        cancelOnRequest { source.cancel() }
     }
 
     /// Whether a consumer requested cancellation, for producers that poll (for example
