@@ -3,7 +3,13 @@
 // Each section is a small story with its output printed below a heading. Read it top
 // to bottom; every line runs on Linux as it is.
 import Dispatch
+import Foundation
 import FutureBridge
+import LoopbackHTTP
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 func section(_ title: String) { print("\n## \(title)") }
 
@@ -111,8 +117,117 @@ func brokenLookup(completion: (Int?, (any Error)?) -> Void) { completion(nil, ni
 let neither = Future<Int> { promise in brokenLookup(completion: promise.resolve) }
 print("(nil, nil):", neither.peek()!)
 
-// MARK: - 8. Misuse is reported, not crashed on
-section("8. An abandoned promise fails its future and says where it was made")
+// MARK: - 8. Real callback APIs
+section("8. URLSession, Process, DispatchIO and a timer, each wrapped in two lines")
+
+// A small HTTP server on 127.0.0.1; `/slow` never answers.
+let slowArrived = Promise<Void>()
+let slowClosed = Promise<String>()
+let server = try LoopbackHTTPServer(
+    handler: { path in
+        guard path == "/slow" else { return .init(body: "hello from \(path)") }
+        slowArrived.succeed()
+        return nil
+    },
+    onDisconnect: { path in slowClosed.succeed(path) })
+let session = URLSession(configuration: .ephemeral)
+
+/// The migrated call site: the completion handler is the promise's adapter, and a cancel
+/// request cancels the URLSessionTask.
+func fetch(_ path: String) -> Future<(Data?, URLResponse?)> {
+    Future { promise in
+        let task = session.dataTask(with: server.url(path), completionHandler: promise.resolve)
+        promise.cancelOnRequest(task.cancel)
+        task.resume()
+    }
+}
+let (body, response) = try await fetch("/greeting").value
+print(
+    "GET /greeting ->", (response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: body ?? Data(), as: UTF8.self)
+)
+
+let hanging = Task { try await fetch("/slow").value }
+try await slowArrived.future.value
+hanging.cancel()  // the awaiting task is cancelled: URLSessionTask.cancel() runs
+print("cancelled GET /slow ->", await hanging.result.map { _ in "a reply" })
+print("server: the client closed", try await slowClosed.future.value)
+
+let exitStatus = try await Future<Int32> { promise in
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "exit 3"]
+    process.terminationHandler = { promise.resolve($0.terminationStatus) }
+    try process.run()
+}.value
+print("Process exit status:", exitStatus)
+
+/// Reads the start of a file with DispatchIO. (A function, not top-level code: a closure
+/// written at top level is main-actor isolated, and DispatchIO calls it on its own queue.)
+func readStart(of path: String) -> Future<Data> {
+    let file = open(path, O_RDONLY)
+    return Future { promise in
+        DispatchIO.read(fromFileDescriptor: file, maxLength: 64, runningHandlerOn: .global()) { data, errorNumber in
+            close(file)
+            if errorNumber == 0 { promise.resolve(Data(data)) } else { promise.reject(POSIXError(.EIO)) }
+        }
+    }
+}
+let firstLine = try await readStart(of: #filePath).value
+print("DispatchIO read:", String(decoding: firstLine, as: UTF8.self).split(separator: "\n")[0])
+
+let timer = DispatchSource.makeTimerSource(queue: .global())
+let tick = Future<Void> { promise in
+    timer.setEventHandler(handler: promise.resolve)
+    promise.cancelOnRequest(timer)
+    timer.schedule(deadline: .now() + .milliseconds(10))
+    timer.resume()
+}
+print("DispatchSource timer fired:", await tick.outcome)
+
+// MARK: - 9. Legacy callers
+section("9. Old callback entry points, now implemented with async code")
+
+func modernLookup(_ name: String) async throws -> Int { name.count }
+/// The legacy signature stays; its body is one line on top of the async function.
+@discardableResult
+func legacyEntryPoint(_ name: String, completion: @escaping @Sendable (Int?, (any Error)?) -> Void)
+    -> CancellationToken
+{
+    Future { try await modernLookup(name) }.deliver(on: .queue(worker), to: completion)
+}
+let answered = Promise<String>()
+legacyEntryPoint("FutureBridge") { value, error in
+    answered.succeed("value \(value!), error \(String(describing: error))")
+}
+print("legacy completion handler got:", try await answered.future.value)
+
+// MARK: - 10. Composition
+section("10. Composing: serial +>, parallel <>, whenAll over any types")
+
+let userID: CallbackFunction<String, Int> = { name, completion in completion(.success(name.count)) }
+let avatar: CallbackFunction<Int, String> = { id, completion in
+    worker.async { completion(.success("avatar-\(id).png")) }
+}
+let posts: CallbackFunction<Int, [String]> = { id, completion in completion(.success(["post \(id)a", "post \(id)b"])) }
+let page = userID +> (avatar <> posts)  // serial, then both in parallel
+let pageReady = Promise<String>()
+page("ada") { result in pageReady.succeed("\(result)") }
+print("userID +> (avatar <> posts):", try await pageReady.future.value)
+
+let (count, label, flag) = try await whenAll(Future(value: 3), Future(value: "three"), Future(value: true)).value
+print("whenAll of Int, String, Bool:", count, label, flag)
+let neverAnswered = Promise<Int>()
+neverAnswered.onCancelRequest { promise in
+    print("race: the loser got a cancel request")
+    promise.cancel()
+}
+print("race of a pending and a completed future:", await race([neverAnswered.future, Future(value: 1)]).outcome)
+
+session.invalidateAndCancel()
+server.stop()
+
+// MARK: - 11. Misuse is reported, not crashed on
+section("11. An abandoned promise fails its future and says where it was made")
 
 var orphan: Promise<Int>? = Promise<Int>()
 let orphaned = orphan!.future

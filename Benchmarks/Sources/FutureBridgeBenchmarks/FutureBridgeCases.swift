@@ -35,6 +35,13 @@ enum FutureBridgeCases {
         }
     }
 
+    static func b5WhenAll(_ n: Int) {
+        let promises = (0..<n).map { _ in Promise<Int>() }
+        let all = whenAll(promises.map(\.future))
+        for (index, promise) in promises.enumerated() { promise.succeed(index) }
+        all.onSuccess { blackHole($0.count) }
+    }
+
     static func m1PendingWithOneHandler() -> Promise<Int> {
         let promise = Promise<Int>()
         promise.future.onSuccess { blackHole($0) }

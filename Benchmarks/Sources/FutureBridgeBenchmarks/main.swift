@@ -112,7 +112,7 @@ let benchmarks: [(name: String, run: @MainActor () async -> Void)] = [
     (
         "B5",
         {  // when-all over 10,000 pending futures resolved afterwards
-            await record("B5", "futurebridge", "ms", nil)
+            await record("B5", "futurebridge", "ms", b5(FutureBridgeCases.b5WhenAll))
             await record("B5", "nio-embedded", "ms", b5 { NIOCases.onEmbedded($0, NIOCases.b5) })
             await record("B5", "nio-loop", "ms", b5 { NIOCases.onLoop($0, NIOCases.b5) })
         }
@@ -152,7 +152,10 @@ let benchmarks: [(name: String, run: @MainActor () async -> Void)] = [
                     name, "nio-embedded", perOp,
                     Harness.perOperation(iterations: size) { NIOCases.onEmbedded($0, NIOCases.b1) })
                 let perInput = "ns/input(B5)"
-                await record(name, "futurebridge", perInput, nil)
+                await record(
+                    name, "futurebridge", perInput,
+                    Harness.perOperation(iterations: 1) { _ in FutureBridgeCases.b5WhenAll(size) }.scaled(
+                        by: 1 / Double(size)))
                 await record(
                     name, "nio-embedded", perInput,
                     Harness.perOperation(iterations: 1) { _ in
