@@ -21,10 +21,12 @@ public struct AbandonedPromiseError: Error, Sendable, Equatable, CustomStringCon
     }
 }
 
-/// The failure of a blocking ``Future/wait(timeout:)`` that ran out of time.
+/// The failure of a ``Future/timeout(after:clock:)`` future, or of a blocking
+/// ``Future/wait(timeout:)``, that ran out of time.
 ///
-/// The future itself is unaffected: it may still complete later.
-public struct WaitTimeoutError: Error, Sendable, Equatable, CustomStringConvertible {
+/// A `timeout` future also sends a cancel request to the future it was waiting for; a
+/// `wait` leaves the future untouched.
+public struct TimeoutError: Error, Sendable, Equatable, CustomStringConvertible {
     /// How long the caller waited.
     public let timeout: Duration
 
@@ -34,7 +36,7 @@ public struct WaitTimeoutError: Error, Sendable, Equatable, CustomStringConverti
     }
 
     /// Says how long the wait lasted.
-    public var description: String { "wait timed out after \(timeout)" }
+    public var description: String { "timed out after \(timeout)" }
 }
 
 /// The failure of a future whose callback reported neither a value nor an error, such

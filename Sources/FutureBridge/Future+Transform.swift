@@ -50,3 +50,180 @@ extension Future {
             })
     }
 }
+
+extension Future {
+    /// A future that fails with `transform(error)` where this one fails.
+    ///
+    /// `transform` runs once, on `context`, for a failure only; a value or a
+    /// cancellation passes through. A cancel request travels to this future.
+    ///
+    /// - Parameters:
+    ///   - context: Where `transform` runs; ``ExecutionContext/inline`` by default.
+    ///   - transform: Turns the error into another (a cancellation error cancels).
+    /// - Returns: The future with its error replaced.
+    public func mapError(
+        on context: ExecutionContext = .inline,
+        _ transform: @escaping @Sendable (any Error) -> any Error
+    ) -> Future {
+        mapOutcome(on: context) { outcome in
+            if case .failure(let error) = outcome { .failure(transform(error)) } else { outcome }
+        }
+    }
+
+    /// A future that succeeds with `body(error)` where this one fails.
+    ///
+    /// `body` runs once, on `context`, for a failure only; a cancellation is not a
+    /// failure and passes through, as does a value. A throw fails the new future. A
+    /// cancel request travels to this future.
+    ///
+    /// - Parameters:
+    ///   - context: Where `body` runs; ``ExecutionContext/inline`` by default.
+    ///   - body: Produces a replacement value from the error.
+    /// - Returns: The recovered future.
+    public func recover(
+        on context: ExecutionContext = .inline,
+        _ body: @escaping @Sendable (any Error) throws -> Value
+    ) -> Future {
+        mapOutcome(on: context) { outcome in
+            if case .failure(let error) = outcome { Outcome { try body(error) } } else { outcome }
+        }
+    }
+
+    /// A future that follows the future `body` returns where this one fails (swift-nio's
+    /// `flatMapError`; PromiseKit's `recover` returning a promise).
+    ///
+    /// `body` runs once, on `context`, for a failure only; a value or a cancellation
+    /// passes through. A cancel request travels to this future until `body` has run,
+    /// then to the future it returned.
+    ///
+    /// - Parameters:
+    ///   - context: Where `body` runs; ``ExecutionContext/inline`` by default.
+    ///   - body: Starts the recovery.
+    /// - Returns: The recovered future.
+    public func flatMapError(
+        on context: ExecutionContext = .inline,
+        _ body: @escaping @Sendable (any Error) throws -> Future
+    ) -> Future {
+        Future(
+            storage: .derived(from: storage, on: context) { outcome, next in
+                guard case .failure(let error) = outcome else {
+                    next.complete(outcome)
+                    return
+                }
+                do {
+                    next.complete(using: try body(error).storage)
+                } catch {
+                    next.complete(.failure(error))
+                }
+            })
+    }
+
+    /// A future that fails with `error` unless `predicate` accepts this future's value.
+    ///
+    /// `predicate` runs once, on `context`, for a value only; a throw fails the new
+    /// future with the thrown error. A cancel request travels to this future.
+    ///
+    /// ```swift
+    /// let page = fetch(url).validate(orFailWith: HTTPError.notFound) { $0.status == 200 }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - error: The failure when the value is rejected.
+    ///   - context: Where `predicate` runs; ``ExecutionContext/inline`` by default.
+    ///   - predicate: Accepts or rejects the value.
+    /// - Returns: The validated future.
+    public func validate(
+        orFailWith error: any Error,
+        on context: ExecutionContext = .inline,
+        _ predicate: @escaping @Sendable (Value) throws -> Bool
+    ) -> Future {
+        map(on: context) { value in
+            guard try predicate(value) else { throw error }
+            return value
+        }
+    }
+
+    /// A future that completes like this one, after `body` has run (PromiseKit's
+    /// `ensure`): clean-up that later steps can rely on.
+    ///
+    /// `body` runs exactly once, on `context`, whatever the outcome. A cancel request
+    /// travels to this future. Unlike ``always(on:_:)``, which returns this future, the
+    /// returned future completes only once `body` has returned.
+    ///
+    /// - Parameters:
+    ///   - context: Where `body` runs; ``ExecutionContext/inline`` by default.
+    ///   - body: The clean-up.
+    /// - Returns: A future with this future's outcome.
+    public func ensure(
+        on context: ExecutionContext = .inline,
+        _ body: @escaping @Sendable () -> Void
+    ) -> Future {
+        tap(on: context) { _ in body() }
+    }
+
+    /// A future that completes like this one, after `body` has looked at the outcome
+    /// (PromiseKit's `tap`): logging in the middle of a chain.
+    ///
+    /// `body` runs exactly once, on `context`. A cancel request travels to this future.
+    ///
+    /// - Parameters:
+    ///   - context: Where `body` runs; ``ExecutionContext/inline`` by default.
+    ///   - body: Looks at the outcome.
+    /// - Returns: A future with this future's outcome.
+    public func tap(
+        on context: ExecutionContext = .inline,
+        _ body: @escaping @Sendable (Outcome<Value>) -> Void
+    ) -> Future {
+        mapOutcome(on: context) { outcome in
+            body(outcome)
+            return outcome
+        }
+    }
+
+    /// A future of this future's completion without its value. A cancel request travels
+    /// to this future.
+    public func asVoid() -> Future<Void> {
+        map { _ in () }
+    }
+
+    /// Completes `promise` with this future's outcome (swift-nio's `cascade`); a cancel
+    /// request on the promise's future travels to this one.
+    ///
+    /// - Parameter promise: The promise to complete.
+    /// - Returns: `false` if `promise` was already completed or follows another future.
+    @discardableResult
+    public func pipe(to promise: Promise<Value>) -> Bool {
+        promise.complete(using: self)
+    }
+
+    /// A future completed with `transform(outcome)`, run once on `context`; a cancel
+    /// request travels to this future.
+    func mapOutcome<NewValue>(
+        on context: ExecutionContext,
+        _ transform: @escaping @Sendable (Outcome<Value>) -> Outcome<NewValue>
+    ) -> Future<NewValue> {
+        Future<NewValue>(
+            storage: .derived(from: storage, on: context) { outcome, next in next.complete(transform(outcome)) })
+    }
+}
+
+extension Future {
+    /// The future of the inner future's value: a `Future<Future<T>>` flattened to a
+    /// `Future<T>`. A cancel request travels to the outer future, then to the inner one.
+    ///
+    /// - Returns: A future that follows the inner future.
+    public func flatten<Inner>() -> Future<Inner> where Value == Future<Inner> {
+        flatMap { $0 }
+    }
+}
+
+/// The failure of a future that was told to follow itself, as when a `flatMap` transform
+/// returns the very future `flatMap` returned (PromiseKit's `returnedSelf`), or a
+/// promise is completed using its own future: it could never complete otherwise.
+public struct FutureCycleError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Creates the error.
+    public init() {}
+
+    /// Says what happened.
+    public var description: String { "a future was told to follow itself and could never complete" }
+}

@@ -17,7 +17,7 @@ extension Future {
     /// - Parameter timeout: How long to wait at most.
     /// - Returns: The value.
     /// - Throws: The future's error, `CancellationError` if it was cancelled, or
-    ///   ``WaitTimeoutError`` if `timeout` passed first.
+    ///   ``TimeoutError`` if `timeout` passed first.
     @available(*, noasync, message: "blocks a thread; use 'try await future.value' in async code")
     public func wait(timeout: Duration) throws -> Value {
         if let outcome = storage.outcome { return try outcome.get() }
@@ -39,7 +39,7 @@ extension Future {
         guard semaphore.wait(timeout: .now() + timeout.dispatchInterval) == .success,
             let outcome = received.withLock({ $0 })
         else {
-            throw WaitTimeoutError(timeout: timeout)
+            throw TimeoutError(timeout: timeout)
         }
         return try outcome.get()
     }

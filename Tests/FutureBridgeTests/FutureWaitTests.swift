@@ -22,7 +22,7 @@ import Testing
 
     @Test func waitTimesOutAndLeavesTheFuturePending() {
         let promise = Promise<Int>()
-        #expect(throws: WaitTimeoutError(timeout: .milliseconds(1))) {
+        #expect(throws: TimeoutError(timeout: .milliseconds(1))) {
             try promise.future.wait(timeout: .milliseconds(1))
         }
         #expect(!promise.isCompleted)

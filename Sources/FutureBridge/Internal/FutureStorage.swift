@@ -103,9 +103,11 @@ struct FutureStorage<Value: Sendable>: @unchecked Sendable {
 
     /// Binds this future to `source`: it completes with `source`'s outcome (and no
     /// other), and forwards cancel requests to it. `false` if already completed or bound.
+    /// Told to follow itself, it fails with ``FutureCycleError`` instead of waiting forever.
     @discardableResult
     @inlinable
     func complete(using source: FutureStorage<Value>) -> Bool {
+        if source.box === box { return complete(.failure(FutureCycleError())) }
         guard withLock({ $0.bind() }) else { return false }
         forwardCancellation(to: source)
         source.whenComplete { self.complete($0, fromBinding: true) }
