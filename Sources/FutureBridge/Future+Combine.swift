@@ -49,15 +49,9 @@ public func whenAll<each Value: Sendable>(
 ///
 /// - Parameter futures: The inputs.
 /// - Returns: A future of their values.
+@inlinable
 public func whenAll<Value: Sendable>(_ futures: some Collection<Future<Value>>) -> Future<[Value]> {
-    combine(futures, emptyOutcome: .success([])) { futures, combination, outcome in
-        if case .success = outcome {
-            guard combination.inputCompleted() else { return }
-            combination.complete(.success(futures.map(\.storage.successValue)))
-        } else {
-            combination.complete(outcome.withoutValue())
-        }
-    }
+    whenAllSucceed(futures) { futures in futures.map { $0.storage.successValue } }
 }
 
 /// A future of every input's outcome, in input order, once all of them have completed
@@ -71,7 +65,7 @@ public func whenAll<Value: Sendable>(_ futures: some Collection<Future<Value>>) 
 public func whenAllSettled<Value: Sendable>(
     _ futures: some Collection<Future<Value>>
 ) -> Future<[Outcome<Value>]> {
-    combine(futures, emptyOutcome: .success([])) { futures, combination, _ in
+    makeCombination(futures, emptyOutcome: .success([])) { futures, combination, _ in
         guard combination.inputCompleted() else { return }
         combination.complete(.success(futures.map { $0.storage.outcome ?? .cancelled }))
     }
@@ -87,7 +81,8 @@ public func whenAllSettled<Value: Sendable>(
 /// - Returns: A future of the first successful value.
 public func whenAny<Value: Sendable>(_ futures: some Collection<Future<Value>>) -> Future<Value> {
     let firstError = Locked<(any Error)?>(nil)
-    return combine(futures, emptyOutcome: .failure(EmptyInputError(operation: "whenAny"))) { _, combination, outcome in
+    return makeCombination(futures, emptyOutcome: .failure(EmptyInputError(operation: "whenAny"))) {
+        _, combination, outcome in
         if case .failure(let error) = outcome { firstError.withLock { $0 = $0 ?? error } }
         if case .success = outcome {
             combination.complete(outcome)
@@ -105,7 +100,7 @@ public func whenAny<Value: Sendable>(_ futures: some Collection<Future<Value>>) 
 /// - Parameter futures: The inputs.
 /// - Returns: A future that completes like the first input to complete.
 public func race<Value: Sendable>(_ futures: some Collection<Future<Value>>) -> Future<Value> {
-    combine(futures, emptyOutcome: .failure(EmptyInputError(operation: "race"))) { _, combination, outcome in
+    makeCombination(futures, emptyOutcome: .failure(EmptyInputError(operation: "race"))) { _, combination, outcome in
         combination.complete(outcome)
     }
 }
@@ -168,24 +163,43 @@ public struct EmptyInputError: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String { "\(operation) was given no futures" }
 }
 
+/// A future of `gather(futures)` once every input has succeeded; the first failure (or
+/// cancellation) completes it at once and sends cancel requests to the others.
+@inlinable
+func whenAllSucceed<Value: Sendable, Output: Sendable>(
+    _ futures: some Collection<Future<Value>>,
+    gather: @escaping @Sendable ([Future<Value>]) -> Output
+) -> Future<Output> {
+    makeCombination(futures, emptyOutcome: .success(gather([]))) { futures, combination, outcome in
+        if case .success = outcome {
+            guard combination.inputCompleted() else { return }
+            combination.complete(.success(gather(futures)))
+        } else {
+            combination.complete(outcome.withoutValue())
+        }
+    }
+}
+
 /// Builds a combined future over `futures`: `onInput` runs once per input, on the
 /// thread that completes it, with all inputs, the combination and that input's outcome.
-private func combine<Value: Sendable, Output: Sendable>(
+@inlinable
+func makeCombination<Value: Sendable, Output: Sendable>(
     _ futures: some Collection<Future<Value>>,
     emptyOutcome: Outcome<Output>,
     onInput: @escaping @Sendable ([Future<Value>], Combination<Output>, Outcome<Value>) -> Void
 ) -> Future<Output> {
     let futures = Array(futures)
     if futures.isEmpty { return Future(outcome: emptyOutcome) }
-    let combination = Combination<Output>(inputs: futures.map(\.storage))
-    for future in futures {
-        future.storage.whenComplete { outcome in onInput(futures, combination, outcome) }
-    }
+    let combination = Combination<Output>(inputs: futures.map { $0.storage })
+    // One callback shared by every input: no allocation per input.
+    let callback: OutcomeCallback<Value> = { outcome in onInput(futures, combination, outcome) }
+    for future in futures { future.storage.whenComplete(callback) }
     return combination.future
 }
 
 extension Outcome {
     /// A failure or cancellation, retyped; must not be called on a success.
+    @inlinable
     func withoutValue<Other>() -> Outcome<Other> {
         switch self {
         case .success: preconditionFailure("withoutValue() called on a success")

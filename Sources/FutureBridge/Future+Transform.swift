@@ -15,13 +15,10 @@ extension Future {
         on context: ExecutionContext = .inline,
         _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> Future<NewValue> {
-        if context.isInline, let outcome = storage.outcome {
+        if resolved(context).isInline, let outcome = storage.outcome {
             return Future<NewValue>(storage: .completed(outcome.flatMapValue(transform)))
         }
-        return Future<NewValue>(
-            storage: .derived(from: storage, on: context) { outcome, next in
-                next.complete(outcome.flatMapValue(transform))
-            })
+        return derive(on: context) { outcome, next in next.complete(outcome.flatMapValue(transform)) }
     }
 
     /// A future that follows the future `transform` returns for this future's value.
@@ -40,14 +37,13 @@ extension Future {
         on context: ExecutionContext = .inline,
         _ transform: @escaping @Sendable (Value) throws -> Future<NewValue>
     ) -> Future<NewValue> {
-        Future<NewValue>(
-            storage: .derived(from: storage, on: context) { outcome, next in
-                switch outcome.flatMapValue(transform) {
-                case .success(let inner): next.complete(using: inner.storage)
-                case .failure(let error): next.complete(.failure(error))
-                case .cancelled: next.complete(.cancelled)
-                }
-            })
+        derive(on: context) { outcome, next in
+            switch outcome.flatMapValue(transform) {
+            case .success(let inner): next.complete(using: inner.storage)
+            case .failure(let error): next.complete(.failure(error))
+            case .cancelled: next.complete(.cancelled)
+            }
+        }
     }
 }
 
@@ -76,6 +72,9 @@ extension Future {
     /// failure and passes through, as does a value. A throw fails the new future. A
     /// cancel request travels to this future.
     ///
+    /// A closure that only throws is ambiguous between this and the overload that
+    /// returns a future: to replace an error with another, use ``mapError(on:_:)``.
+    ///
     /// - Parameters:
     ///   - context: Where `body` runs; ``ExecutionContext/inline`` by default.
     ///   - body: Produces a replacement value from the error.
@@ -89,8 +88,8 @@ extension Future {
         }
     }
 
-    /// A future that follows the future `body` returns where this one fails (swift-nio's
-    /// `flatMapError`; PromiseKit's `recover` returning a promise).
+    /// A future that follows the future `body` returns where this one fails
+    /// (PromiseKit's `recover` returning a promise).
     ///
     /// `body` runs once, on `context`, for a failure only; a value or a cancellation
     /// passes through. A cancel request travels to this future until `body` has run,
@@ -100,22 +99,35 @@ extension Future {
     ///   - context: Where `body` runs; ``ExecutionContext/inline`` by default.
     ///   - body: Starts the recovery.
     /// - Returns: The recovered future.
+    public func recover(
+        on context: ExecutionContext = .inline,
+        _ body: @escaping @Sendable (any Error) throws -> Future
+    ) -> Future {
+        derive(on: context) { outcome, next in
+            guard case .failure(let error) = outcome else {
+                next.complete(outcome)
+                return
+            }
+            do {
+                next.complete(using: try body(error).storage)
+            } catch {
+                next.complete(.failure(error))
+            }
+        }
+    }
+
+    /// The same as ``recover(on:_:)-(_,(any Error)->Future<Value>)``, under swift-nio's
+    /// name, for teams moving from `EventLoopFuture`.
+    ///
+    /// - Parameters:
+    ///   - context: Where `body` runs; ``ExecutionContext/inline`` by default.
+    ///   - body: Starts the recovery.
+    /// - Returns: The recovered future.
     public func flatMapError(
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable (any Error) throws -> Future
     ) -> Future {
-        Future(
-            storage: .derived(from: storage, on: context) { outcome, next in
-                guard case .failure(let error) = outcome else {
-                    next.complete(outcome)
-                    return
-                }
-                do {
-                    next.complete(using: try body(error).storage)
-                } catch {
-                    next.complete(.failure(error))
-                }
-            })
+        recover(on: context, body)
     }
 
     /// A future that fails with `error` unless `predicate` accepts this future's value.
@@ -202,8 +214,7 @@ extension Future {
         on context: ExecutionContext,
         _ transform: @escaping @Sendable (Outcome<Value>) -> Outcome<NewValue>
     ) -> Future<NewValue> {
-        Future<NewValue>(
-            storage: .derived(from: storage, on: context) { outcome, next in next.complete(transform(outcome)) })
+        derive(on: context) { outcome, next in next.complete(transform(outcome)) }
     }
 }
 

@@ -16,7 +16,8 @@
 /// Every method that runs your code takes an `on:` ``ExecutionContext``; the default
 /// is ``ExecutionContext/inline``. An inline closure runs on the thread that completes
 /// the future; if the future is already completed, it runs at once on the thread that
-/// registers it. Closures never run while the future's lock is held. An inline closure
+/// registers it. On a future seen through ``yield(on:)`` (and the futures derived from
+/// it), inline closures run on that executor instead. Closures never run while the future's lock is held. An inline closure
 /// that completes another promise does not run that promise's callbacks nested inside
 /// itself: they run right after it returns, so chains of any length use constant
 /// stack.
@@ -31,10 +32,33 @@
 public struct Future<Value: Sendable>: Sendable {
     @usableFromInline
     let storage: FutureStorage<Value>
+    /// Where closures registered with ``ExecutionContext/inline`` run: inline, except on
+    /// a view made by ``yield(on:)`` and the futures derived from it.
+    @usableFromInline
+    let defaultContext: ExecutionContext
 
     @inlinable
-    init(storage: FutureStorage<Value>) {
+    init(storage: FutureStorage<Value>, defaultContext: ExecutionContext = .inline) {
         self.storage = storage
+        self.defaultContext = defaultContext
+    }
+
+    /// `context`, with ``ExecutionContext/inline`` standing for this future's default.
+    @inlinable @inline(__always)
+    func resolved(_ context: ExecutionContext) -> ExecutionContext {
+        context.isInline ? defaultContext : context
+    }
+
+    /// A future fed by this one, the building block of every operator: `body` runs once,
+    /// on `context`, with this future's outcome and the new future to complete. The new
+    /// future holds an interest in this one (cancel requests travel here) and inherits
+    /// this future's default context.
+    @inlinable
+    func derive<NewValue>(
+        on context: ExecutionContext,
+        _ body: @escaping @Sendable (Outcome<Value>, FutureStorage<NewValue>) -> Void
+    ) -> Future<NewValue> {
+        Future<NewValue>(storage: .derived(from: storage, on: resolved(context), body), defaultContext: defaultContext)
     }
 
     /// A future already completed with `outcome`.
@@ -43,7 +67,7 @@ public struct Future<Value: Sendable>: Sendable {
     ///   ``Outcome/cancelled``.
     @inlinable
     public init(outcome: Outcome<Value>) {
-        self.storage = .completed(outcome)
+        self.init(storage: .completed(outcome))
     }
 
     /// A future already completed with `value`.
@@ -81,7 +105,7 @@ public struct Future<Value: Sendable>: Sendable {
             guard started.claim() else { return }
             storage.complete(Outcome(catching: work))
         }
-        self.storage = storage
+        self.init(storage: storage)
     }
 
     /// The outcome if the future is completed, `nil` while it is pending. Never blocks.
@@ -94,6 +118,30 @@ public struct Future<Value: Sendable>: Sendable {
     @inlinable
     public var isCompleted: Bool {
         storage.outcome != nil
+    }
+}
+
+extension Future {
+    /// This future, seen from `context`: the closures registered on it, and on the
+    /// futures derived from it, with the default ``ExecutionContext/inline`` run on
+    /// `context` instead (Alice's `yield(on:)`). Closures given another executor
+    /// explicitly still run there.
+    ///
+    /// ```swift
+    /// download(url)
+    ///     .yield(on: .main)
+    ///     .map { data in decodeThumbnail(data) }    // on the main queue
+    ///     .onSuccess { image in view.show(image) }  // on the main queue
+    /// ```
+    ///
+    /// The view shares this future's state: completing, awaiting and cancel requests
+    /// behave exactly as on this future. Nothing is allocated.
+    ///
+    /// - Parameter context: Where inline closures of the view run.
+    /// - Returns: The same future, with `context` as its default.
+    @inlinable
+    public func yield(on context: ExecutionContext) -> Future {
+        Future(storage: storage, defaultContext: context)
     }
 }
 

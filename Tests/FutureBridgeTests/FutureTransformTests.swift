@@ -18,16 +18,18 @@ import Testing
     }
 
     @Test func recoverThatThrowsFails() {
-        let recovered = Future<Int>(error: TestError(code: 1)).recover { _ in throw TestError(code: 3) }
+        let recovered = Future<Int>(error: TestError(code: 1)).recover { (_) throws -> Int in throw TestError(code: 3) }
         #expect(recovered.peek()?.error as? TestError == TestError(code: 3))
     }
 
     @Test(arguments: zip(outcomes, [Outcome<Int>.success(1), .success(8), .cancelled]))
     func flatMapErrorFollowsTheRecoveryFuture(outcome: Outcome<Int>, expected: Outcome<Int>) {
         let recovery = Promise<Int>()
-        let recovered = Future(outcome: outcome).flatMapError { _ in recovery.future }
+        let recovered = Future(outcome: outcome).recover { _ in recovery.future }
+        let nioStyle = Future(outcome: outcome).flatMapError { _ in recovery.future }
         recovery.succeed(8)
         #expect(recovered.peek()?.matches(expected) == true)
+        #expect(nioStyle.peek()?.matches(expected) == true)
     }
 
     @Test func flatMapErrorForwardsCancelRequestsToTheRecovery() {
@@ -100,5 +102,48 @@ import Testing
         let promise = Promise<Int>()
         #expect(promise.complete(using: promise.future))
         #expect(promise.future.peek()?.error is FutureCycleError)
+    }
+}
+
+@Suite struct FutureYieldTests {
+    @Test func inlineClosuresOfTheViewAndItsDerivedFuturesRunOnItsExecutor() {
+        let executor = ManualExecutor()
+        let promise = Promise<Int>()
+        let seen = Recorder<String>()
+        promise.future.yield(on: executor.context)
+            .map { value in
+                seen.append("map \(value)")
+                return value * 2
+            }
+            .onSuccess { seen.append("success \($0)") }
+        promise.succeed(1)
+        #expect(seen.all.isEmpty)  // nothing ran on the completing thread
+        executor.runAll()
+        #expect(seen.all == ["map 1", "success 2"])
+    }
+
+    @Test func closuresAttachedAfterCompletionStillRunOnTheExecutor() {
+        let executor = ManualExecutor()
+        let view = Future(value: 5).yield(on: executor.context)
+        let seen = Recorder<Int>()
+        view.onSuccess { seen.append($0) }
+        #expect(seen.all.isEmpty)
+        #expect(executor.runAll() == 1)
+        #expect(seen.all == [5])
+    }
+
+    @Test func explicitExecutorsStillWin() {
+        let viewExecutor = ManualExecutor()
+        let otherExecutor = ManualExecutor()
+        let view = Future(value: 1).yield(on: viewExecutor.context)
+        view.onSuccess(on: otherExecutor.context) { _ in }
+        #expect(otherExecutor.pendingCount == 1)
+        #expect(viewExecutor.pendingCount == 0)
+    }
+
+    @Test func theViewSharesTheFutureForCancelRequests() {
+        let promise = CancellablePromise<Int>()
+        promise.future.yield(on: ManualExecutor().context).cancel()
+        #expect(promise.requests.count == 1)
     }
 }

@@ -8,33 +8,41 @@ import Synchronization
 /// own completion, withdraw all of them at once (at most once) with a cancel vote: a
 /// request to the inputs still pending (the losers of a race, the rest of a failed
 /// `whenAll`) and a no-op for those already completed.
+@usableFromInline
 final class Combination<Output: Sendable>: Sendable {
-    let output = FutureStorage<Output>.pending()
-    private let inputs: [any InterestCounting]
-    private let withdrawn = OnceFlag()
-    private let remaining: Atomic<Int>
+    @usableFromInline let output: FutureStorage<Output>
+    @usableFromInline let inputs: [any InterestCounting]
+    @usableFromInline let withdrawn: OnceFlag
+    @usableFromInline let remaining: Atomic<Int>
 
+    @inlinable
     init(inputs: [any InterestCounting]) {
+        self.output = .pending()
+        self.withdrawn = OnceFlag()
         self.inputs = inputs
         self.remaining = Atomic(inputs.count)
         for input in inputs { input.addInterest() }
         output.addCancelHandler { [self] in withdrawInterests() }
     }
 
+    @inlinable
     var future: Future<Output> { Future(storage: output) }
 
     /// Counts one more completed input; `true` for the last one.
+    @inlinable
     func inputCompleted() -> Bool {
         remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0
     }
 
     /// Completes the combined future (the first call wins) and withdraws its interests.
+    @inlinable
     func complete(_ outcome: Outcome<Output>) {
         output.complete(outcome)
         withdrawInterests()
     }
 
-    private func withdrawInterests() {
+    @usableFromInline
+    func withdrawInterests() {
         guard withdrawn.claim() else { return }
         for input in inputs { input.withdrawInterest(cancelling: true) }
     }
@@ -42,6 +50,7 @@ final class Combination<Output: Sendable>: Sendable {
 
 extension FutureStorage {
     /// The value of a future known to have succeeded.
+    @inlinable
     var successValue: Value {
         guard case .success(let value)? = outcome else {
             preconditionFailure("successValue read from a future that has not succeeded")

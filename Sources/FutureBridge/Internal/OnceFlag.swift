@@ -1,17 +1,21 @@
 import Synchronization
 
 /// A flag that exactly one caller can claim.
+@usableFromInline
 final class OnceFlag: Sendable {
-    private let claimed = Atomic<Bool>(false)
+    @usableFromInline
+    let claimed = Atomic<Bool>(false)
 
+    @inlinable
     init() {}
 
     /// `true` for the first caller only.
-    @inline(__always)
+    @inlinable @inline(__always)
     func claim() -> Bool {
         !claimed.exchange(true, ordering: .acquiringAndReleasing)
     }
 
+    @inlinable
     var isClaimed: Bool {
         claimed.load(ordering: .acquiring)
     }

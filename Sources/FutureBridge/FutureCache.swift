@@ -1,0 +1,124 @@
+/// A keyed cache of futures that shares in-flight work (FutureKit's `findOrFetch`).
+///
+/// Concurrent requests for one key share one fetch. A successful value stays cached
+/// (until it expires, if the cache has a lifetime); a failure or a cancellation evicts
+/// the entry, so the next request fetches again. Thread-safe.
+///
+/// Each requester gets a future of its own that holds an interest in the shared fetch:
+/// one requester's cancel request does not cancel the fetch the others wait for. The
+/// fetch gets a cancel request only once every requester has withdrawn.
+///
+/// ```swift
+/// let avatars = FutureCache<UserID, Image>(expiresAfter: .seconds(300))
+/// let image = avatars.findOrFetch(id) { id in api.avatar(id) }
+/// ```
+public final class FutureCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private struct Entry {
+        /// The shared future: pending until the fetch completes it.
+        let storage: FutureStorage<Value>
+        /// When the value arrived (time since the cache was made); `nil` while in flight.
+        var completedAt: Duration?
+    }
+
+    private let entries = Locked([Key: Entry]())
+    private let lifetime: Duration?
+    private let elapsed: @Sendable () -> Duration
+
+    /// Creates an empty cache.
+    ///
+    /// - Parameters:
+    ///   - lifetime: How long a value stays cached after it arrived; forever when `nil`.
+    ///   - clock: The clock that measures the lifetime; `ContinuousClock()` by default.
+    public init<C: Clock<Duration>>(expiresAfter lifetime: Duration? = nil, clock: C = ContinuousClock()) {
+        self.lifetime = lifetime
+        let start = clock.now
+        self.elapsed = { start.duration(to: clock.now) }
+    }
+
+    /// The future of `key`'s value: the cached value, the fetch in flight, or a new fetch.
+    ///
+    /// `fetch` runs at most once per key at a time, on the calling thread, under no lock,
+    /// and only when no live entry exists; a throw fails every request waiting for that
+    /// fetch and evicts the entry.
+    ///
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - fetch: Starts fetching the value for `key`.
+    /// - Returns: A future of the value, with an interest of its own in the shared fetch.
+    public func findOrFetch(
+        _ key: Key,
+        fetch: (Key) throws -> Future<Value>
+    ) -> Future<Value> {
+        let now = lifetime == nil ? nil : elapsed()
+        let (shared, isNew) = entries.withLock { entries in
+            if let entry = entries[key], isLive(entry, now: now) { return (entry.storage, false) }
+            let placeholder = FutureStorage<Value>.pending()
+            entries[key] = Entry(storage: placeholder, completedAt: nil)
+            return (placeholder, true)
+        }
+        let view = requesterView(of: shared)
+        if isNew {
+            shared.whenComplete { [weak self] outcome in self?.settle(key, shared, with: outcome) }
+            do {
+                shared.complete(using: try fetch(key).storage)
+            } catch {
+                shared.complete(.failure(error))
+            }
+        }
+        return view
+    }
+
+    /// Removes `key`'s entry; a fetch in flight goes on for those already waiting.
+    public func remove(_ key: Key) {
+        _ = entries.withLock { $0.removeValue(forKey: key) }
+    }
+
+    /// Removes every entry.
+    public func removeAll() {
+        let removed = entries.withLock { entries in
+            defer { entries.removeAll() }
+            return entries
+        }
+        withExtendedLifetime(removed) {}  // released outside the lock
+    }
+
+    /// How many keys have an entry (cached or in flight), expired ones included until a
+    /// request finds them.
+    public var count: Int {
+        entries.withLock { $0.count }
+    }
+
+    private func isLive(_ entry: Entry, now: Duration?) -> Bool {
+        guard let lifetime, let now, let completedAt = entry.completedAt else { return true }
+        return now - completedAt < lifetime
+    }
+
+    /// A success is kept (stamped for expiry); a failure or a cancellation evicts the
+    /// entry, unless it was replaced meanwhile.
+    private func settle(_ key: Key, _ shared: FutureStorage<Value>, with outcome: Outcome<Value>) {
+        let now = elapsed()
+        let evicted = entries.withLock { entries -> Entry? in
+            guard let entry = entries[key], entry.storage.box === shared.box else { return nil }
+            if case .success = outcome {
+                entries[key]?.completedAt = now
+                return nil
+            }
+            return entries.removeValue(forKey: key)
+        }
+        withExtendedLifetime(evicted) {}  // released outside the lock
+    }
+
+    /// One requester's future: completes like `shared` and holds one interest in it. A
+    /// cancel request withdraws that interest (a request to the fetch only if it was
+    /// the last) and ends this requester's future as cancelled at once, as a cancelled
+    /// task awaiting a future does.
+    private func requesterView(of shared: FutureStorage<Value>) -> Future<Value> {
+        let view = FutureStorage<Value>.pending()
+        shared.whenCompleteHoldingInterest { view.complete($0) }
+        view.addCancelHandler {
+            shared.withdrawInterest(cancelling: true)
+            view.complete(.cancelled)
+        }
+        return Future(storage: view)
+    }
+}

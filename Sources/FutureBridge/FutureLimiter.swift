@@ -1,0 +1,146 @@
+/// Runs future-returning work at most `maxConcurrent` at a time, starting queued work in
+/// submission order (FutureKit's `OperationQueue.add`). Thread-safe: submit from any
+/// thread.
+///
+/// A unit of work counts as running from the moment it starts until the future it
+/// returned completes. A cancel request on a queued unit's future removes it: it
+/// completes as cancelled and never starts. Once started, the request travels to the
+/// future the work returned.
+///
+/// ```swift
+/// let downloads = FutureLimiter(maxConcurrent: 4)
+/// let images = urls.map { url in downloads.add { fetch(url) } }
+/// ```
+public final class FutureLimiter: Sendable {
+    /// Starts one queued unit of work; `false` if it was cancelled while queued and did
+    /// not start (its slot is free for the next one).
+    private typealias Job = @Sendable () -> Bool
+
+    private struct State {
+        var running = 0
+        var queue: [Job?] = []
+        var head = 0
+
+        mutating func popFirst() -> Job? {
+            guard head < queue.count else { return nil }
+            defer {
+                queue[head] = nil
+                head += 1
+                if head == queue.count {
+                    queue.removeAll(keepingCapacity: queue.count <= 1_024)
+                    head = 0
+                }
+            }
+            return queue[head]
+        }
+    }
+
+    /// How many units of work may run at once.
+    public let maxConcurrent: Int
+    private let state = Locked(State())
+
+    /// Creates a limiter.
+    ///
+    /// - Parameter maxConcurrent: How many units of work may run at once (at least 1).
+    public init(maxConcurrent: Int) {
+        precondition(maxConcurrent >= 1, "FutureLimiter needs maxConcurrent >= 1, got \(maxConcurrent)")
+        self.maxConcurrent = maxConcurrent
+    }
+
+    /// Queues `work`; it starts once fewer than ``maxConcurrent`` units run and every
+    /// unit submitted before it has started.
+    ///
+    /// `work` runs on `context` when its turn comes (``ExecutionContext/inline``: on the
+    /// thread that submits it, if a slot is free, or else on the thread that completes the
+    /// unit before it). A throw fails the returned future. A cancel request on the
+    /// returned future removes queued work (it never runs and the future is cancelled),
+    /// or travels to the future started work returned.
+    ///
+    /// - Parameters:
+    ///   - context: Where `work` runs.
+    ///   - work: Starts one unit of work.
+    /// - Returns: A future that follows the future `work` returns.
+    public func add<Value: Sendable>(
+        on context: ExecutionContext = .inline,
+        _ work: @escaping @Sendable () throws -> Future<Value>
+    ) -> Future<Value> {
+        let output = FutureStorage<Value>.pending()
+        let turn = OnceFlag()  // claimed by the start, or by a cancel request while queued
+        output.addCancelHandler {
+            if turn.claim() { output.complete(.cancelled) }
+        }
+        let job: Job = { [self] in
+            guard turn.claim() else { return false }
+            context.execute {
+                let inner: Future<Value>
+                do { inner = try work() } catch { inner = Future(error: error) }
+                output.complete(using: inner.storage)
+                inner.storage.whenComplete { _ in self.startNext() }
+            }
+            return true
+        }
+        let startsNow = state.withLock { state in
+            guard state.running < maxConcurrent else {
+                state.queue.append(job)
+                return false
+            }
+            state.running += 1
+            return true
+        }
+        if startsNow && !job() { startNext() }
+        return Future(storage: output)
+    }
+
+    /// How many units of work are queued (including cancelled ones not yet skipped).
+    public var queuedCount: Int {
+        state.withLock { $0.queue.count - $0.head }
+    }
+
+    /// A slot was freed: starts the next queued unit that was not cancelled, or gives
+    /// the slot back.
+    private func startNext() {
+        while let next = state.withLock({ state -> Job? in
+            if let job = state.popFirst() { return job }
+            state.running -= 1
+            return nil
+        }) {
+            if next() { return }
+        }
+    }
+}
+
+/// Runs future-returning work strictly one unit after another, in submission order
+/// (FutureKit's `FutureFIFO`, made thread-safe): a ``FutureLimiter`` with room for one.
+///
+/// Each unit starts once the future of the unit before it has completed, whatever its
+/// outcome. A cancel request on a queued unit's future removes it; on a running one it
+/// travels to the future the unit returned.
+///
+/// ```swift
+/// let writes = FutureFIFO()
+/// writes.add { database.save(first) }
+/// writes.add { database.save(second) }   // starts after the first save completes
+/// ```
+public final class FutureFIFO: Sendable {
+    private let limiter = FutureLimiter(maxConcurrent: 1)
+
+    /// Creates an empty queue.
+    public init() {}
+
+    /// Queues `work` behind every unit submitted before it; see
+    /// ``FutureLimiter/add(on:_:)`` for the executor and cancellation.
+    ///
+    /// - Parameters:
+    ///   - context: Where `work` runs.
+    ///   - work: Starts one unit of work.
+    /// - Returns: A future that follows the future `work` returns.
+    public func add<Value: Sendable>(
+        on context: ExecutionContext = .inline,
+        _ work: @escaping @Sendable () throws -> Future<Value>
+    ) -> Future<Value> {
+        limiter.add(on: context, work)
+    }
+
+    /// How many units are waiting for their turn.
+    public var queuedCount: Int { limiter.queuedCount }
+}

@@ -1,0 +1,136 @@
+import Dispatch
+import Testing
+
+@testable import FutureBridge
+
+@Suite struct FutureLimiterTests {
+    /// Work whose futures the test completes by hand, recording how many run at once.
+    final class Workload: Sendable {
+        let promises: [Promise<Int>]
+        let started = Recorder<Int>()
+        private let running = Locked((now: 0, most: 0))
+
+        init(count: Int) { promises = (0..<count).map { _ in Promise<Int>() } }
+
+        func work(_ index: Int) -> @Sendable () -> Future<Int> {
+            {
+                self.started.append(index)
+                self.running.withLock {
+                    $0.now += 1
+                    $0.most = max($0.most, $0.now)
+                }
+                return self.promises[index].future.always { self.running.withLock { $0.now -= 1 } }
+            }
+        }
+
+        var mostAtOnce: Int { running.withLock { $0.most } }
+    }
+
+    @Test func neverRunsMoreThanTheLimitAndStartsInSubmissionOrder() {
+        let limiter = FutureLimiter(maxConcurrent: 3)
+        let workload = Workload(count: 10)
+        let futures = (0..<10).map { limiter.add(workload.work($0)) }
+        #expect(workload.started.all == [0, 1, 2])
+        #expect(limiter.queuedCount == 7)
+        for index in [1, 0, 2, 4, 3, 5, 6, 7, 8, 9] { workload.promises[index].succeed(index) }
+        #expect(workload.started.all == Array(0..<10))
+        #expect(workload.mostAtOnce == 3)
+        #expect(futures.map { $0.peek()?.value } == Array(0..<10))
+    }
+
+    @Test func cancelRequestOnQueuedWorkRemovesItWithoutRunningIt() {
+        let limiter = FutureLimiter(maxConcurrent: 1)
+        let workload = Workload(count: 3)
+        let futures = (0..<3).map { limiter.add(workload.work($0)) }
+        futures[1].cancel()
+        #expect(futures[1].peek()?.isCancelled == true)
+        workload.promises[0].succeed(0)
+        #expect(workload.started.all == [0, 2])
+    }
+
+    @Test func cancelRequestOnRunningWorkReachesItsFuture() {
+        let limiter = FutureLimiter(maxConcurrent: 1)
+        let running = CancellablePromise<Int>()
+        let future = limiter.add { running.future }
+        future.cancel()
+        #expect(running.requests.count == 1)
+        #expect(future.peek()?.isCancelled == true)
+        #expect(limiter.add { Future(value: 1) }.peek()?.value == 1)  // the slot is free again
+    }
+
+    @Test func throwingWorkFailsItsFutureAndFreesTheSlot() {
+        let limiter = FutureLimiter(maxConcurrent: 1)
+        #expect(limiter.add { () throws -> Future<Int> in throw TestError() }.peek()?.error is TestError)
+        #expect(limiter.add { Future(value: 2) }.peek()?.value == 2)
+    }
+
+    @Test func workRunsOnItsExecutor() {
+        let executor = ManualExecutor()
+        let limiter = FutureLimiter(maxConcurrent: 1)
+        let ran = Counter()
+        let future = limiter.add(on: executor.context) { () -> Future<Int> in
+            ran.increment()
+            return Future(value: 1)
+        }
+        #expect(ran.count == 0)
+        executor.runAll()
+        #expect(ran.count == 1 && future.peek()?.value == 1)
+    }
+
+    @Test func manyCancelledQueuedUnitsAreSkippedWithoutRecursion() {
+        let limiter = FutureLimiter(maxConcurrent: 1)
+        let first = Promise<Int>()
+        _ = limiter.add { first.future }
+        let queued = (0..<100_000).map { _ in limiter.add { Future(value: 0) } }
+        for future in queued.dropLast() { future.cancel() }
+        first.succeed(0)
+        #expect(queued.last?.peek()?.value == 0)
+        #expect(limiter.queuedCount == 0)
+    }
+}
+
+@Suite struct FutureFIFOTests {
+    @Test func runsOneAtATimeInOrderUnderEightConcurrentSubmitters() {
+        let submitters = 8
+        let perSubmitter = stressIterations(2_000, atLeast: 500)
+        let fifo = FutureFIFO()
+        let active = Locked(0)
+        let overlaps = Counter()
+        let order = Recorder<(submitter: Int, index: Int)>()
+        let done = DispatchGroup()
+        DispatchQueue.concurrentPerform(iterations: submitters) { submitter in
+            for index in 0..<perSubmitter {
+                done.enter()
+                fifo.add { () -> Future<Void> in
+                    if active.withLock({
+                        $0 += 1
+                        return $0
+                    }) > 1 {
+                        overlaps.increment()
+                    }
+                    order.append((submitter, index))
+                    return Future(on: .global()) { active.withLock { $0 -= 1 } }
+                }.always { done.leave() }
+            }
+        }
+        done.wait()
+        #expect(overlaps.count == 0)
+        let started = order.all
+        #expect(started.count == submitters * perSubmitter)
+        for submitter in 0..<submitters {
+            let indices = started.filter { $0.submitter == submitter }.map(\.index)
+            #expect(indices == Array(0..<perSubmitter))  // each submitter's units in its order
+        }
+    }
+
+    @Test func nextUnitStartsWhateverTheOutcomeOfThePreviousOne() {
+        let fifo = FutureFIFO()
+        let failing = Promise<Int>()
+        let first = fifo.add { failing.future }
+        let second = fifo.add { Future(value: 2) }
+        #expect(fifo.queuedCount == 1)
+        failing.fail(TestError())
+        #expect(first.peek()?.error is TestError)
+        #expect(second.peek()?.value == 2)
+    }
+}
