@@ -6,6 +6,7 @@ import Dispatch
 import Foundation
 import FutureBridge
 import LoopbackHTTP
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -29,6 +30,8 @@ print("peek:", greeting.future.peek()!)
 section("2. Every closure runs on the executor you name (inline by default)")
 
 let worker = DispatchQueue(label: "tour.worker")
+let workerKey = DispatchSpecificKey<String>()
+worker.setSpecific(key: workerKey, value: "the worker queue")
 let parsed = Future(on: .queue(worker)) { () throws -> Int in
     guard let number = Int("42") else { throw CancellationError() }
     return number
@@ -223,11 +226,49 @@ neverAnswered.onCancelRequest { promise in
 }
 print("race of a pending and a completed future:", await race([neverAnswered.future, Future(value: 1)]).outcome)
 
+// MARK: - 11. Time and coordination
+section("11. Time, retries and coordination")
+
+let patient = Promise<Int>()
+patient.onCancelRequest { promise in
+    print("timeout: the slow producer got a cancel request")
+    promise.cancel()
+}
+print("timeout after 10 ms:", await patient.future.timeout(after: .milliseconds(10)).outcome)
+
+let attempts = Atomic(0)
+let flaky = retry(attempts: 3, delay: .exponential(initial: .milliseconds(1))) { () -> Future<String> in
+    let attempt = attempts.add(1, ordering: .relaxed).newValue
+    return attempt < 3 ? Future(error: URLError(.timedOut)) : Future(value: "ok on attempt \(attempt)")
+}
+print("retry with exponential backoff:", try await flaky.value)
+
+let fifo = FutureFIFO()
+let steps = (1...3).map { step in
+    fifo.add { Future(on: .queue(worker)) { "step \(step)" } }  // one at a time, in order
+}
+print("FutureFIFO:", try await whenAll(steps).value)
+
+let cache = FutureCache<String, Int>()
+let fetches = Atomic(0)
+let lookups = (0..<5).map { _ in
+    cache.findOrFetch("answer") { _ in
+        fetches.add(1, ordering: .relaxed)
+        return Future.after(.milliseconds(5)).map { 42 }
+    }
+}
+print("FutureCache: five lookups,", try await whenAll(lookups).value, "from", fetches.load(ordering: .relaxed), "fetch")
+
+let onWorker = await Future(value: 1).yield(on: .queue(worker)).map { _ in
+    DispatchQueue.getSpecific(key: workerKey) ?? "elsewhere"
+}.outcome
+print("yield(on: .queue(worker)).map runs on:", onWorker)
+
 session.invalidateAndCancel()
 server.stop()
 
-// MARK: - 11. Misuse is reported, not crashed on
-section("11. An abandoned promise fails its future and says where it was made")
+// MARK: - 12. Misuse is reported, not crashed on
+section("12. An abandoned promise fails its future and says where it was made")
 
 var orphan: Promise<Int>? = Promise<Int>()
 let orphaned = orphan!.future

@@ -79,17 +79,12 @@ import Testing
     }
 
     @Test func futureFunctionsComposeAndForwardCancelRequests() {
-        let first = Promise<Int>()
-        let cancelled = Counter()
-        first.onCancelRequest { promise in
-            cancelled.increment()
-            promise.cancel()
-        }
+        let first = CancellablePromise<Int>()
         let start: FutureFunction<Int, Int> = { _ in first.future }
         let next: FutureFunction<Int, String> = { Future(value: "got \($0)") }
         let chain = (start +> next)(0)
         chain.cancel()
-        #expect(cancelled.count == 1)
+        #expect(first.requests.count == 1)
         #expect(chain.peek()?.isCancelled == true)
     }
 

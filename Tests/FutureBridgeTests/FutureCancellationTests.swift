@@ -90,18 +90,13 @@ import Testing
     }
 
     @Test func requestTravelsThroughAMapAndFlatMapChainToTheRoot() {
-        let root = Promise<Int>()
-        let runs = Counter()
-        root.onCancelRequest { promise in
-            runs.increment()
-            promise.cancel()
-        }
+        let root = CancellablePromise<Int>()
         let chain = root.future
             .map { $0 + 1 }
             .flatMap { Future(value: $0 * 2) }
             .map { "\($0)" }
         chain.cancel()
-        #expect(runs.count == 1)
+        #expect(root.requests.count == 1)
         #expect(chain.peek()?.isCancelled == true)
     }
 

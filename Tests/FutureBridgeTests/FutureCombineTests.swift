@@ -3,21 +3,6 @@ import Testing
 
 @testable import FutureBridge
 
-/// A promise that records the cancel requests it receives and honours them.
-final class CancellablePromise<Value: Sendable>: Sendable {
-    let promise = Promise<Value>()
-    let requests = Counter()
-
-    init(honour: Bool = true) {
-        promise.onCancelRequest { [requests] promise in
-            requests.increment()
-            if honour { promise.cancel() }
-        }
-    }
-
-    var future: Future<Value> { promise.future }
-}
-
 @Suite struct FutureCombineTests {
     // MARK: whenAll over a parameter pack
 

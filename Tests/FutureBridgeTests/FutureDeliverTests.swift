@@ -118,21 +118,16 @@ import Testing
     }
 
     @Test func legacyCallerCancelsThroughTheReturnedToken() {
-        let promise = Promise<Int>()
-        let requests = Counter()
-        promise.onCancelRequest { promise in
-            requests.increment()
-            promise.cancel()
-        }
+        let promise = CancellablePromise<Int>()
         let received = Recorder<String>()
         let token = promise.future.deliver { (value: Int?, error: (any Error)?) in
             received.append(Self.describe(value, error))
         }
         let other = promise.future.cancellationToken()  // a second consumer still wants it
         token.cancel()
-        #expect(requests.count == 0)
+        #expect(promise.requests.count == 0)
         other.cancel()
-        #expect(requests.count == 1)
+        #expect(promise.requests.count == 1)
         #expect(received.all == ["nil CancellationError"])
     }
 

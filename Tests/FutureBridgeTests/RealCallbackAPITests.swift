@@ -32,6 +32,20 @@ struct RealCallbackAPITests {
         }
     }
 
+    /// A server that never answers: it holds each connection open, and says when a
+    /// request arrived and when the client closed the connection.
+    static func holdingServer() throws -> (LoopbackHTTPServer, arrived: Promise<Void>, disconnected: Promise<String>) {
+        let arrived = Promise<Void>()
+        let disconnected = Promise<String>()
+        let server = try LoopbackHTTPServer(
+            handler: { _ in
+                arrived.succeed()
+                return nil  // hold the connection: the request never finishes by itself
+            },
+            onDisconnect: { path in disconnected.succeed(path) })
+        return (server, arrived, disconnected)
+    }
+
     static func statusAndBody(_ reply: (Data?, URLResponse?)) -> (Int?, String) {
         ((reply.1 as? HTTPURLResponse)?.statusCode, String(decoding: reply.0 ?? Data(), as: UTF8.self))
     }
@@ -74,14 +88,7 @@ struct RealCallbackAPITests {
     }
 
     @Test func cancelRequestCancelsTheURLSessionTask() async throws {
-        let arrived = Promise<Void>()
-        let disconnected = Promise<String>()
-        let server = try LoopbackHTTPServer(
-            handler: { _ in
-                arrived.succeed()
-                return nil  // hold the connection: the request never finishes by itself
-            },
-            onDisconnect: { path in disconnected.succeed(path) })
+        let (server, arrived, disconnected) = try Self.holdingServer()
         defer { server.stop() }
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
@@ -98,14 +105,7 @@ struct RealCallbackAPITests {
     }
 
     @Test func cancellingTheAwaitingTaskCancelsTheURLSessionTask() async throws {
-        let arrived = Promise<Void>()
-        let disconnected = Promise<String>()
-        let server = try LoopbackHTTPServer(
-            handler: { _ in
-                arrived.succeed()
-                return nil
-            },
-            onDisconnect: { path in disconnected.succeed(path) })
+        let (server, arrived, disconnected) = try Self.holdingServer()
         defer { server.stop() }
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }

@@ -70,3 +70,19 @@ extension Future {
         while interestCount < count { await Task.yield() }
     }
 }
+
+/// A promise that records the cancel requests it receives and, unless told not to,
+/// honours them by completing as cancelled.
+final class CancellablePromise<Value: Sendable>: Sendable {
+    let promise = Promise<Value>()
+    let requests = Counter()
+
+    init(honour: Bool = true) {
+        promise.onCancelRequest { [requests] promise in
+            requests.increment()
+            if honour { promise.cancel() }
+        }
+    }
+
+    var future: Future<Value> { promise.future }
+}
