@@ -56,6 +56,6 @@ extension Future {
             combination.complete(outcome)
             timer.cancel()
         }
-        return combination.future
+        return Future(storage: combination.output, defaultContext: defaultContext)
     }
 }

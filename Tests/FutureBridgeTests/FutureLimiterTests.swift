@@ -12,14 +12,16 @@ import Testing
 
         init(count: Int) { promises = (0..<count).map { _ in Promise<Int>() } }
 
+        /// Captures what it uses, not the workload: a handler on one of the workload's own
+        /// promises that held the workload would keep it alive while that promise pends.
         func work(_ index: Int) -> @Sendable () -> Future<Int> {
-            {
-                self.started.append(index)
-                self.running.withLock {
+            { [started, running, promise = promises[index]] in
+                started.append(index)
+                running.withLock {
                     $0.now += 1
                     $0.most = max($0.most, $0.now)
                 }
-                return self.promises[index].future.always { self.running.withLock { $0.now -= 1 } }
+                return promise.future.always { running.withLock { $0.now -= 1 } }
             }
         }
 

@@ -132,6 +132,16 @@ import Testing
         #expect(seen.all == [5])
     }
 
+    @Test func operatorsKeepTheViewsExecutor() async {
+        let executor = ManualExecutor()
+        let seen = Recorder<Int>()
+        let limited = Future(value: 3).yield(on: executor.context).timeout(after: .seconds(1), clock: ManualClock())
+        limited.onSuccess { seen.append($0) }
+        #expect(seen.all.isEmpty)
+        executor.runAll()
+        #expect(seen.all == [3])
+    }
+
     @Test func explicitExecutorsStillWin() {
         let viewExecutor = ManualExecutor()
         let otherExecutor = ManualExecutor()

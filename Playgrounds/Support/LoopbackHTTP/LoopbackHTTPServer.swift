@@ -15,9 +15,12 @@ import Foundation
 public final class LoopbackHTTPServer: Sendable {
     /// An HTTP response with a text body.
     public struct Response: Sendable {
+        /// The HTTP status code.
         public var status: Int
+        /// The body, sent as `text/plain`.
         public var body: String
 
+        /// A response with `status` (200 by default) and `body`.
         public init(status: Int = 200, body: String) {
             self.status = status
             self.body = body
