@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Every API that runs your code takes an `on:` parameter of this type. The default
 /// everywhere is ``inline``: the closure runs on the thread that completes the future
-/// (or, if it is already completed, on the thread that registers the closure). The
+/// (or, if it is already completed, on the thread that registers the closure), unless
+/// the future was seen through ``Future/yield(on:)``. The
 /// default is never the main queue, which only runs when something drives it (a UI
 /// run loop, `dispatchMain()`), and most Linux programs and servers have no such thing.
 ///
@@ -42,6 +43,9 @@ public struct ExecutionContext: Sendable {
     /// Runs closures on the thread that completes the future, or right away on the
     /// registering thread when the future is already completed. The fastest choice; the
     /// closure must be short and must not block.
+    ///
+    /// On a future seen through ``Future/yield(on:)``, and the futures derived from it,
+    /// `.inline` (the default everywhere) stands for that view's executor instead.
     public static let inline = ExecutionContext(kind: .inline)
 
     /// Runs closures asynchronously on `DispatchQueue.main`. Only use it in programs

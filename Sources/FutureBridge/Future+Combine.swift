@@ -25,17 +25,12 @@ public func whenAll<each Value: Sendable>(
 ) -> Future<(repeat each Value)> {
     var inputs: [any InterestCounting] = []
     for future in repeat each futures { inputs.append(future.storage) }
-    if inputs.isEmpty { return Future(value: (repeat (each futures).storage.successValue)) }
+    if inputs.isEmpty { return Future(value: (repeat (each futures).storage.successValue)) }  // `()`
     let combination = Combination<(repeat each Value)>(inputs: inputs)
     let all = (repeat each futures)
     for future in repeat each futures {
         future.storage.whenComplete { outcome in
-            if case .success = outcome {
-                guard combination.inputCompleted() else { return }
-                combination.complete(.success((repeat (each all).storage.successValue)))
-            } else {
-                combination.complete(outcome.withoutValue())
-            }
+            combination.inputEnded(outcome) { (repeat (each all).storage.successValue) }
         }
     }
     return combination.future
@@ -171,12 +166,7 @@ func whenAllSucceed<Value: Sendable, Output: Sendable>(
     gather: @escaping @Sendable ([Future<Value>]) -> Output
 ) -> Future<Output> {
     makeCombination(futures, emptyOutcome: .success(gather([]))) { futures, combination, outcome in
-        if case .success = outcome {
-            guard combination.inputCompleted() else { return }
-            combination.complete(.success(gather(futures)))
-        } else {
-            combination.complete(outcome.withoutValue())
-        }
+        combination.inputEnded(outcome) { gather(futures) }
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How long ``retry(attempts:delay:clock:if:_:)`` waits before each new attempt.
+/// How long ``retry(attempts:delay:clock:if:on:_:)`` waits before each new attempt.
 public struct RetryDelay: Sendable {
     /// The wait before retry number `retry` (1 for the second attempt).
     let delayBeforeRetry: @Sendable (_ retry: Int) -> Duration
@@ -47,8 +47,9 @@ public struct RetryDelay: Sendable {
 /// `delay` on `clock` between attempts, and only while `shouldRetry` accepts the error.
 ///
 /// The result completes like the last attempt: its value, its failure once attempts are
-/// used up or `shouldRetry` refuses, or a cancellation. `operation` runs on the thread
-/// that ends the previous attempt or wait (the first time, on the calling thread).
+/// used up or `shouldRetry` refuses, or a cancellation. `operation` runs on `context`;
+/// with ``ExecutionContext/inline``, on the thread that ends the previous attempt or
+/// wait (the first time, on the calling thread).
 ///
 /// A cancel request travels to the attempt in progress, or ends the wait between two
 /// attempts (the result is then cancelled); no attempt starts after a request.
@@ -62,7 +63,8 @@ public struct RetryDelay: Sendable {
 ///   - delay: The wait before each retry; ``RetryDelay/none`` by default.
 ///   - clock: The clock to measure the waits with; `ContinuousClock()` by default.
 ///   - shouldRetry: Whether a failure is worth another attempt; always by default.
-///     Cancellations are never retried.
+///     Cancellations are never retried. Runs where the failed attempt completed.
+///   - context: Where `operation` runs; ``ExecutionContext/inline`` by default.
 ///   - operation: Starts one attempt.
 /// - Returns: A future of the first successful attempt's value.
 public func retry<Value: Sendable, C: Clock<Duration>>(
@@ -70,6 +72,7 @@ public func retry<Value: Sendable, C: Clock<Duration>>(
     delay: RetryDelay = .none,
     clock: C = ContinuousClock(),
     if shouldRetry: @escaping @Sendable (any Error) -> Bool = { _ in true },
+    on context: ExecutionContext = .inline,
     _ operation: @escaping @Sendable () -> Future<Value>
 ) -> Future<Value> {
     let output = FutureStorage<Value>.pending()
@@ -77,6 +80,10 @@ public func retry<Value: Sendable, C: Clock<Duration>>(
     output.addCancelHandler { inProgress.requestCancel() }
 
     @Sendable func attempt(_ number: Int) {
+        context.execute { run(number) }
+    }
+
+    @Sendable func run(_ number: Int) {
         let current = operation()
         guard inProgress.track(current) else {
             output.complete(.cancelled)
@@ -104,7 +111,7 @@ public func retry<Value: Sendable, C: Clock<Duration>>(
     return Future(storage: output)
 }
 
-/// The attempt or wait a ``retry(attempts:delay:clock:if:_:)`` is in, so that a cancel
+/// The attempt or wait a ``retry(attempts:delay:clock:if:on:_:)`` is in, so that a cancel
 /// request reaches it.
 private final class InProgress: Sendable {
     private struct State {

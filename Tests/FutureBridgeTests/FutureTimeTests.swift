@@ -140,6 +140,16 @@ struct RetryTests {
         #expect(result.peek()?.isCancelled == true)
     }
 
+    @Test func operationRunsOnItsExecutor() {
+        let executor = ManualExecutor()
+        let flaky = Flaky(failures: 1)
+        let result = retry(attempts: 2, on: executor.context) { flaky.run() }
+        #expect(flaky.attempts.count == 0)
+        executor.runAll()
+        #expect(flaky.attempts.count == 2)
+        #expect(result.peek()?.value == 42)
+    }
+
     @Test func aMillionImmediateRetriesDoNotGrowTheStack() {
         let flaky = Flaky(failures: 999_999)
         #expect(retry(attempts: 1_000_000) { flaky.run() }.peek()?.value == 42)

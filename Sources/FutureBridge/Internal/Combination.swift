@@ -41,6 +41,18 @@ final class Combination<Output: Sendable>: Sendable {
         withdrawInterests()
     }
 
+    /// Records one input's outcome for a future that needs every input to succeed: the
+    /// last success completes it with `gather()`; a failure or a cancellation completes
+    /// it at once.
+    @inlinable
+    func inputEnded<Input>(_ outcome: Outcome<Input>, gather: () -> Output) {
+        if case .success = outcome {
+            if inputCompleted() { complete(.success(gather())) }
+        } else {
+            complete(outcome.withoutValue())
+        }
+    }
+
     @usableFromInline
     func withdrawInterests() {
         guard withdrawn.claim() else { return }
