@@ -4,14 +4,20 @@ import PackageDescription
 let package = Package(
     name: "FutureBridge",
     products: [
-        .library(name: "FutureBridge", targets: ["FutureBridge"])
+        .library(name: "FutureBridge", targets: ["FutureBridge"]),
+        .library(name: "Reactive", targets: ["Reactive"]),
     ],
     targets: [
         .target(name: "FutureBridge"),
-        .testTarget(name: "FutureBridgeTests", dependencies: ["FutureBridge", "LoopbackHTTP"]),
+        .target(name: "Reactive", dependencies: ["FutureBridge"]),
+        .testTarget(name: "FutureBridgeTests", dependencies: ["FutureBridge", "LoopbackHTTP", "TestSupport"]),
+        .testTarget(name: "ReactiveTests", dependencies: ["Reactive", "FutureBridge", "TestSupport"]),
+        // Helpers both test targets share: manual executor and clock, counters, TestError.
+        .target(name: "TestSupport", dependencies: ["FutureBridge"], path: "Tests/TestSupport"),
         // A tiny HTTP server on 127.0.0.1, so tests and playgrounds drive a real URLSession.
         .target(name: "LoopbackHTTP", path: "Playgrounds/Support/LoopbackHTTP"),
-        .executableTarget(name: "Tour", dependencies: ["FutureBridge", "LoopbackHTTP"], path: "Playgrounds/Tour"),
+        .executableTarget(
+            name: "Tour", dependencies: ["FutureBridge", "Reactive", "LoopbackHTTP"], path: "Playgrounds/Tour"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -19,6 +19,7 @@ let package = Package(
             dependencies: [
                 "CHeapStats",
                 .product(name: "FutureBridge", package: "FutureBridge"),
+                .product(name: "Reactive", package: "FutureBridge"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

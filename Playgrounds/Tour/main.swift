@@ -1,11 +1,14 @@
 // A tour of FutureBridge: `swift run Tour`.
 //
 // Each section is a small story with its output printed below a heading. Read it top
-// to bottom; every line runs on Linux as it is.
+// to bottom; every line runs on Linux as it is. The bridges, in order: a promise and its
+// future, executors, cancellation, future <-> async/await, callback APIs <-> futures,
+// composition and time, Signal <-> futures and AsyncSequence, and what misuse reports.
 import Dispatch
 import Foundation
 import FutureBridge
 import LoopbackHTTP
+import Reactive
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -264,11 +267,59 @@ let onWorker = await Future(value: 1).yield(on: .queue(worker)).map { _ in
 }.outcome
 print("yield(on: .queue(worker)).map runs on:", onWorker)
 
+// MARK: - 12. Signals
+section("12. Signal: values over time, mapFuture between signals and futures")
+
+let (clicks, clickInput) = Signal<Int>.pipe(onStop: { print("pipe: its last observer left, the source was told") })
+let evens = clicks.filter { $0.isMultiple(of: 2) }.map { "click \($0)" }
+let collected = evens.take(first: 2).collect()  // a future of the first two values
+for click in 1...5 { clickInput.send(click) }
+print("filter + map + take(first: 2), collected:", try await collected.value)
+
+// mapFuture: each value starts a future; .latest cancels the superseded one.
+let (queries, queryInput) = Signal<String>.pipe()
+let pendingSearches = Mutex([String: Promise<String>]())
+let results = queries.mapFuture(.latest) { query in
+    let search = Promise<String>()
+    search.onCancelRequest { promise in
+        print("mapFuture(.latest): superseded search for \"\(query)\" got a cancel request")
+        promise.cancel()
+    }
+    pendingSearches.withLock { $0[query] = search }
+    return search.future
+}.collect()
+queryInput.send("fut")
+queryInput.send("future")  // cancels the search for "fut"
+pendingSearches.withLock { $0["future"] }?.succeed("FutureBridge")
+queryInput.sendCompleted()
+print("mapFuture(.latest) results:", try await results.value)
+
+// A timer as a multi-shot callback API, in one line, consumed with for await.
+let ticks = Signal<Void> { input in
+    let timer = DispatchSource.makeTimerSource(queue: worker)
+    timer.setEventHandler { input.send(()) }
+    timer.schedule(deadline: .now(), repeating: .milliseconds(5))
+    timer.resume()
+    nonisolated(unsafe) let source = timer  // DispatchSource.cancel() is thread-safe
+    return { source.cancel() }
+}
+let numberedTicks = ticks.scan(0) { count, _ in count + 1 }.take(first: 3)
+for try await tick in numberedTicks.values() { print("for await tick:", tick) }
+
+// Back to a future, and from an AsyncSequence.
+print("Signal(future).first():", try await Signal(Future(value: "one value")).first().value)
+let fromSequence = Signal(
+    AsyncStream<Int> { continuation in
+        for n in [3, 2, 1] { continuation.yield(n) }
+        continuation.finish()
+    })
+print("AsyncSequence -> Signal -> collect():", try await fromSequence.collect().value)
+
 session.invalidateAndCancel()
 server.stop()
 
-// MARK: - 12. Misuse is reported, not crashed on
-section("12. An abandoned promise fails its future and says where it was made")
+// MARK: - 13. Misuse is reported, not crashed on
+section("13. An abandoned promise fails its future and says where it was made")
 
 var orphan: Promise<Int>? = Promise<Int>()
 let orphaned = orphan!.future

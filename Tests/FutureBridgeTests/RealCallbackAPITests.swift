@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LoopbackHTTP
+import TestSupport
 import Testing
 
 @testable import FutureBridge

@@ -1,5 +1,6 @@
 import Dispatch
 import FutureBridge
+import Reactive
 
 /// FutureBridge's side of every benchmark. Features that do not exist yet return nil.
 enum FutureBridgeCases {
@@ -42,9 +43,25 @@ enum FutureBridgeCases {
         all.onSuccess { blackHole($0.count) }
     }
 
+    static func b6MapFilter(_ n: Int) {
+        let (signal, input) = Signal<Int>.pipe()
+        let sum = Sum()
+        let observation = signal.map { $0 &* 2 }.filter { $0 % 3 != 0 }.observeValues { sum.add($0) }
+        for value in 0..<n { input.send(value) }
+        blackHole(sum.total)
+        blackHole(observation)
+    }
+
     static func m1PendingWithOneHandler() -> Promise<Int> {
         let promise = Promise<Int>()
         promise.future.onSuccess { blackHole($0) }
         return promise
     }
+}
+
+/// A running total that one observer adds to (signals never call one observer
+/// concurrently).
+final class Sum: @unchecked Sendable {
+    var total = 0
+    func add(_ value: Int) { total &+= value }
 }

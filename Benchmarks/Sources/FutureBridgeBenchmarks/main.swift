@@ -121,7 +121,7 @@ let benchmarks: [(name: String, run: @MainActor () async -> Void)] = [
         "B6",
         {  // 1,000,000 Ints through map + filter to one observer
             let unit = "ns/element"
-            await record("B6", "futurebridge", unit, nil)
+            await record("B6", "futurebridge", unit, await perElement { FutureBridgeCases.b6MapFilter($0) })
             await record("B6", "opencombine", unit, await perElement { OpenCombineCases.b6($0) })
             await record("B6", "asyncstream", unit, await perElement { await StreamCases.b6AsyncStream($0) })
             await record(

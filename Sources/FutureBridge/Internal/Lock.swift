@@ -80,18 +80,22 @@ class LockedStorage<State>: ManagedBuffer<State, LockPrimitive.Raw> {
 }
 
 /// A small lock-protected box for state that is not a future's (the diagnostics
-/// handler, test helpers, per-call bookkeeping).
+/// handler, test helpers, per-call bookkeeping, and the Reactive module, which shares
+/// this one lock through `package` access).
 // @unchecked Sendable: `state` is only reached through `withLock`, which holds the
 // mutex for the whole access; `State: Sendable` keeps values moved in and out safe.
-final class Locked<State: Sendable>: @unchecked Sendable {
-    private let storage: LockedStorage<State>
+@usableFromInline
+package final class Locked<State: Sendable>: @unchecked Sendable {
+    @usableFromInline
+    let storage: LockedStorage<State>
 
-    init(_ state: State) {
+    @inlinable
+    package init(_ state: State) {
         storage = LockedStorage<State>.make(state)
     }
 
-    @inline(__always)
-    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    @inlinable @inline(__always)
+    package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         try storage.withLock(body)
     }
 }

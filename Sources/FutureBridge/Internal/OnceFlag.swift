@@ -2,21 +2,21 @@ import Synchronization
 
 /// A flag that exactly one caller can claim.
 @usableFromInline
-final class OnceFlag: Sendable {
+package final class OnceFlag: Sendable {
     @usableFromInline
     let claimed = Atomic<Bool>(false)
 
     @inlinable
-    init() {}
+    package init() {}
 
     /// `true` for the first caller only.
     @inlinable @inline(__always)
-    func claim() -> Bool {
+    package func claim() -> Bool {
         !claimed.exchange(true, ordering: .acquiringAndReleasing)
     }
 
     @inlinable
-    var isClaimed: Bool {
+    package var isClaimed: Bool {
         claimed.load(ordering: .acquiring)
     }
 }

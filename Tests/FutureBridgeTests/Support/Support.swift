@@ -1,30 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FutureBridge
-
-/// Iteration counts for stress tests: the full count normally; divided by
-/// `FUTUREBRIDGE_STRESS_DIVISOR` (set by `.ci/run` for the sanitizer runs), but never
-/// below `minimum`. Race tests pass 100,000: ThreadSanitizer was measured here to miss
-/// a real race at 1,000 iterations and to catch it every time at 100,000.
-func stressIterations(_ full: Int, atLeast minimum: Int = 1) -> Int {
-    let divisor = ProcessInfo.processInfo.environment["FUTUREBRIDGE_STRESS_DIVISOR"].flatMap(Int.init) ?? 1
-    return min(full, max(minimum, full / max(1, divisor)))
-}
-
-/// A thread-safe counter for tests.
-final class Counter: Sendable {
-    private let value = Locked(0)
-    func increment() { value.withLock { $0 += 1 } }
-    var count: Int { value.withLock { $0 } }
-}
-
-/// A thread-safe list for tests.
-final class Recorder<Element: Sendable>: Sendable {
-    private let elements = Locked<[Element]>([])
-    func append(_ element: Element) { elements.withLock { $0.append(element) } }
-    var all: [Element] { elements.withLock { $0 } }
-}
 
 /// Every diagnostic reported while the tests run. The handler is installed once and
 /// never removed: tests run in parallel, so each test looks for the reports that name
@@ -38,10 +16,6 @@ enum RecordedDiagnostics {
     static func reports(fileID: String = #fileID, line: Int) -> [Diagnostic] {
         all.all.filter { $0.fileID == fileID && $0.line == line }
     }
-}
-
-struct TestError: Error, Equatable {
-    var code = 1
 }
 
 extension Outcome {

@@ -1,19 +1,21 @@
-@testable import FutureBridge
+import FutureBridge
 
 /// An executor that runs nothing until the test says so, so tests decide exactly when
 /// handlers run.
-final class ManualExecutor: Sendable {
+public final class ManualExecutor: Sendable {
     private let jobs = Locked<[@Sendable () -> Void]>([])
 
-    var context: ExecutionContext {
+    public init() {}
+
+    public var context: ExecutionContext {
         .custom { job in self.jobs.withLock { $0.append(job) } }
     }
 
-    var pendingCount: Int { jobs.withLock { $0.count } }
+    public var pendingCount: Int { jobs.withLock { $0.count } }
 
     /// Runs queued jobs (and jobs they queue) until none is left; returns how many ran.
     @discardableResult
-    func runAll() -> Int {
+    public func runAll() -> Int {
         var ran = 0
         while true {
             let batch = jobs.withLock { jobs in

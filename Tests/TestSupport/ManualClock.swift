@@ -1,14 +1,14 @@
-@testable import FutureBridge
+import FutureBridge
 
 /// A clock whose time moves only when the test advances it, so timers, delays, timeouts
 /// and retries are tested without sleeping.
-final class ManualClock: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
+public final class ManualClock: Clock, Sendable {
+    public struct Instant: InstantProtocol {
+        public var offset: Duration
 
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
     private struct Sleeper {
@@ -26,13 +26,15 @@ final class ManualClock: Clock, Sendable {
 
     private let state = Locked(State())
 
-    var now: Instant { state.withLock { $0.now } }
-    var minimumResolution: Duration { .zero }
+    public init() {}
+
+    public var now: Instant { state.withLock { $0.now } }
+    public var minimumResolution: Duration { .zero }
 
     /// How many tasks are sleeping on this clock now.
-    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
-    func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID
@@ -60,7 +62,7 @@ final class ManualClock: Clock, Sendable {
     }
 
     /// Moves time forward by `duration` and wakes the sleepers whose deadline passed.
-    func advance(by duration: Duration) {
+    public func advance(by duration: Duration) {
         let due = state.withLock { state in
             state.now = state.now.advanced(by: duration)
             let due = state.sleepers.filter { $0.value.deadline <= state.now }
@@ -71,7 +73,7 @@ final class ManualClock: Clock, Sendable {
     }
 
     /// Suspends (yielding, never sleeping) until `count` tasks sleep on this clock.
-    func waitForSleepers(_ count: Int) async {
+    public func waitForSleepers(_ count: Int) async {
         while sleeperCount < count { await Task.yield() }
     }
 }

@@ -1,0 +1,33 @@
+import Foundation
+import FutureBridge
+
+/// Iteration counts for stress tests: the full count normally; divided by
+/// `FUTUREBRIDGE_STRESS_DIVISOR` (set by `.ci/run` for the sanitizer runs), but never
+/// below `minimum`. Race tests pass 100,000: ThreadSanitizer was measured here to miss
+/// a real race at 1,000 iterations and to catch it every time at 100,000.
+public func stressIterations(_ full: Int, atLeast minimum: Int = 1) -> Int {
+    let divisor = ProcessInfo.processInfo.environment["FUTUREBRIDGE_STRESS_DIVISOR"].flatMap(Int.init) ?? 1
+    return min(full, max(minimum, full / max(1, divisor)))
+}
+
+/// A thread-safe counter for tests.
+public final class Counter: Sendable {
+    private let value = Locked(0)
+    public init() {}
+    public func increment() { value.withLock { $0 += 1 } }
+    public var count: Int { value.withLock { $0 } }
+}
+
+/// A thread-safe list for tests.
+public final class Recorder<Element: Sendable>: Sendable {
+    private let elements = Locked<[Element]>([])
+    public init() {}
+    public func append(_ element: Element) { elements.withLock { $0.append(element) } }
+    public var all: [Element] { elements.withLock { $0 } }
+}
+
+/// The error tests throw.
+public struct TestError: Error, Equatable {
+    public var code = 1
+    public init(code: Int = 1) { self.code = code }
+}
