@@ -17,8 +17,9 @@ extension Signal {
     /// The sequence attaches to the signal when it is created; values sent while the
     /// consumer is busy are buffered as `policy` says. Completion ends the loop; a
     /// failure throws the error; an interruption throws `CancellationError`. Cancelling
-    /// the consuming task (or dropping the sequence) detaches from the signal, which
-    /// stops its source if that was the last observer.
+    /// the consuming task detaches from the signal, which stops its source if that was
+    /// the last observer. A sequence that is made and never iterated stays attached
+    /// until the signal ends: make it where you iterate it.
     ///
     /// ```swift
     /// for try await reading in sensor.readings.values(buffering: .newest(1)) { show(reading) }
