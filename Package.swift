@@ -18,6 +18,12 @@ let package = Package(
         .target(name: "LoopbackHTTP", path: "Playgrounds/Support/LoopbackHTTP"),
         .executableTarget(
             name: "Tour", dependencies: ["FutureBridge", "Reactive", "LoopbackHTTP"], path: "Playgrounds/Tour"),
+        .executableTarget(
+            name: "MigratingCallbacks", dependencies: ["FutureBridge", "LoopbackHTTP"],
+            path: "Playgrounds/MigratingCallbacks"),
+        .executableTarget(
+            name: "Cancellation", dependencies: ["FutureBridge", "LoopbackHTTP"], path: "Playgrounds/Cancellation"),
+        .executableTarget(name: "Streams", dependencies: ["FutureBridge", "Reactive"], path: "Playgrounds/Streams"),
     ],
     swiftLanguageModes: [.v6]
 )

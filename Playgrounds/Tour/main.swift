@@ -294,17 +294,11 @@ pendingSearches.withLock { $0["future"] }?.succeed("FutureBridge")
 queryInput.sendCompleted()
 print("mapFuture(.latest) results:", try await results.value)
 
-// A timer as a multi-shot callback API, in one line, consumed with for await.
-let ticks = Signal<Void> { input in
-    let timer = DispatchSource.makeTimerSource(queue: worker)
-    timer.setEventHandler { input.send(()) }
-    timer.schedule(deadline: .now(), repeating: .milliseconds(5))
-    timer.resume()
-    nonisolated(unsafe) let source = timer  // DispatchSource.cancel() is thread-safe
-    return { source.cancel() }
-}
-let numberedTicks = ticks.scan(0) { count, _ in count + 1 }.take(first: 3)
-for try await tick in numberedTicks.values() { print("for await tick:", tick) }
+// Consumed with for await (`swift run Streams` shows timers, notifications and files).
+let (readings, readingInput) = Signal<Int>.pipe()
+let firstReadings = readings.take(first: 3).values()
+worker.async { for n in 1...5 { readingInput.send(n * 10) } }
+for try await reading in firstReadings { print("for await reading:", reading) }
 
 // Back to a future, and from an AsyncSequence.
 print("Signal(future).first():", try await Signal(Future(value: "one value")).first().value)
