@@ -2,7 +2,7 @@
 ///
 /// Every combined future holds an interest in each of its inputs, so a cancel request
 /// on it travels to all of them (to the producers of those still pending). When it
-/// completes early (a failure in ``whenAll(_:)-(repeat_Future<each Value>)``, a winner in
+/// completes early (a failure in ``whenAll(_:)->Future<(Value)>``, a winner in
 /// ``whenAny(_:)`` or ``race(_:)``) the inputs still pending get cancel requests: nobody
 /// is waiting for them any more, unless another consumer holds an interest of its own.
 /// No closure is involved: combined futures complete on the thread that completes their
@@ -101,7 +101,7 @@ public func race<Value: Sendable>(_ futures: some Collection<Future<Value>>) -> 
 }
 
 /// The values of all inputs combined with `combine`, in input order, once every input
-/// has succeeded; fails like ``whenAll(_:)-(some_Collection<Future<Value>>)``.
+/// has succeeded; fails like ``whenAll(_:)->Future<[Value]>``.
 ///
 /// - Parameters:
 ///   - futures: The inputs.

@@ -18,16 +18,17 @@ import Synchronization
 /// ## Threading
 /// Events sent through one input, from any number of threads, reach each observer in
 /// one order and never concurrently. An observer's handler runs on the executor it was
-/// attached with; with ``ExecutionContext/inline`` (the default), on the thread that is
+/// attached with; with `ExecutionContext.inline` (the default), on the thread that is
 /// delivering: the sending thread, or, when several threads send at once, the one
 /// that is already delivering (the others only queue their events and return). A
 /// handler that sends to a signal it observes does not recurse: its event is delivered
 /// right after the handler returns. Operators' closures run like inline handlers.
 ///
 /// ## Lifetime and cancellation
-/// A signal's source (what ``init(_:)`` started, the signal an operator observes, the
-/// task iterating an `AsyncSequence`, the futures of ``mapFuture(_:onFailure:_:)``) is
-/// started when the first observer attaches and told to stop when the signal ends:
+/// A signal's source (what the closure given to `Signal { input in ... }` started, the
+/// signal an operator observes, the task iterating an `AsyncSequence`, the futures of
+/// ``mapFuture(_:onFailure:_:)``) is started when the first observer attaches and told to
+/// stop when the signal ends:
 /// by a terminal event, or when its last observer detaches, which interrupts the signal.
 /// Observers that attach after that get ``Event/interrupted`` at once.
 public final class Signal<Value: Sendable>: Sendable {
@@ -155,7 +156,7 @@ public final class Signal<Value: Sendable>: Sendable {
     /// detach; releasing it does not detach (the handler stays until the signal ends).
     ///
     /// - Parameters:
-    ///   - context: Where `handler` runs; ``ExecutionContext/inline`` by default (see
+    ///   - context: Where `handler` runs; `ExecutionContext.inline` by default (see
     ///     "Threading" above). A handler on another executor still gets events one at a
     ///     time, in order, even on a concurrent queue.
     ///   - handler: Receives the events.
@@ -198,7 +199,7 @@ public final class Signal<Value: Sendable>: Sendable {
     /// Attaches a handler for values only; see ``observe(on:_:)``.
     ///
     /// - Parameters:
-    ///   - context: Where `handler` runs; ``ExecutionContext/inline`` by default.
+    ///   - context: Where `handler` runs; `ExecutionContext.inline` by default.
     ///   - handler: Receives each value.
     /// - Returns: The handle that detaches `handler`.
     @discardableResult
