@@ -7,6 +7,12 @@
 /// ```
 ///
 /// `<>` binds tighter than `+>`; both associate to the left.
+///
+/// Cancellation: composed future functions forward cancel requests (serially to the
+/// step running, in parallel to both sides, and a failing side cancels the other). A
+/// callback function has no way to be cancelled, so composing callback functions gives
+/// none either: lift them with ``futureFunction(_:fileID:line:)`` and compose the
+/// future functions when callers need to cancel.
 
 precedencegroup ParallelCompositionPrecedence {
     associativity: left
@@ -110,7 +116,9 @@ public func futureFunction<Input: Sendable, Output: Sendable>(
 /// The callback form of a future-returning function, for legacy callers.
 ///
 /// The completion handler is called exactly once, on the thread that completes the
-/// future; a cancelled future reaches it as `.failure(CancellationError())`.
+/// future; a cancelled future reaches it as `.failure(CancellationError())`. The callback
+/// form cannot be cancelled; callers that need to use ``Future/deliver(on:to:)-(_,(Result<Value,Error>)->Void)``
+/// on the future, which returns a ``CancellationToken``.
 ///
 /// - Parameter function: The future-returning function.
 /// - Returns: A callback function that starts `function` and delivers its outcome.

@@ -17,10 +17,10 @@
 /// is ``ExecutionContext/inline``. An inline closure runs on the thread that completes
 /// the future; if the future is already completed, it runs at once on the thread that
 /// registers it. On a future seen through ``yield(on:)`` (and the futures derived from
-/// it), inline closures run on that executor instead. Closures never run while the future's lock is held. An inline closure
-/// that completes another promise does not run that promise's callbacks nested inside
-/// itself: they run right after it returns, so chains of any length use constant
-/// stack.
+/// it), inline closures run on that executor instead. Closures never run while the
+/// future's lock is held. An inline closure that completes another promise does not run
+/// that promise's callbacks nested inside itself: they run right after it returns, so
+/// chains of any length use constant stack.
 ///
 /// ## Cancellation
 /// A consumer cannot cancel a future for everybody; it can *request* cancellation
