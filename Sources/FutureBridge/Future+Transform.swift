@@ -116,7 +116,7 @@ extension Future {
         }
     }
 
-    /// The same as ``recover(on:_:)-(_,(Error)->Future)``, under swift-nio's
+    /// The same as ``recover(on:_:)-(_,(Error)->Future<Value>)``, under swift-nio's
     /// name, for teams moving from `EventLoopFuture`.
     ///
     /// - Parameters:
