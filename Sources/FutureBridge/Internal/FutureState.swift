@@ -28,7 +28,7 @@ enum FutureState<Value: Sendable> {
     @usableFromInline
     struct Pending {
         @usableFromInline
-        var callbacks = InlineList<OutcomeCallback<Value>>()
+        var callbacks = CallbackList<Value>()
         @usableFromInline
         var cancelHandlers = InlineList<CancelHandler>()
         /// Consumers currently holding an interest.
@@ -97,7 +97,7 @@ enum FutureState<Value: Sendable> {
         case alreadyCompleted
         /// Run `callbacks` with the outcome. The cancel handlers are returned only to be
         /// released outside the lock (they may hold the last reference to user objects).
-        case runCallbacks(InlineList<OutcomeCallback<Value>>, released: InlineList<CancelHandler>)
+        case runCallbacks(CallbackList<Value>, released: InlineList<CancelHandler>)
     }
 
     /// Completes with `outcome`. A bound future accepts only the completion that comes

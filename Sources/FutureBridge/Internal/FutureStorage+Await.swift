@@ -1,10 +1,16 @@
 /// One task suspended on a future. Its fields are guarded by the future's lock.
 // @unchecked Sendable: both stored properties are read and written only inside
 // `FutureStorage.withLock` of the one future the awaiter belongs to.
-private final class Awaiter<Value: Sendable>: @unchecked Sendable {
+@usableFromInline
+final class Awaiter<Value: Sendable>: @unchecked Sendable {
+    @usableFromInline
     var continuation: UnsafeContinuation<Outcome<Value>, Never>?
     /// The awaiting task was cancelled (possibly before it registered).
+    @usableFromInline
     var isCancelled = false
+
+    @inlinable
+    init() {}
 }
 
 extension FutureStorage {
@@ -18,17 +24,22 @@ extension FutureStorage {
     /// Exactly-once resumption: the continuation is stored and taken only under the
     /// lock, by whichever comes first of the completion callback and the cancellation
     /// handler; the other finds it gone.
-    @usableFromInline
+    ///
+    /// Inlinable so that it is specialized for `Value` in the caller: unspecialized, the
+    /// generic metadata lookups it needs were a tenth of the cost of an await.
+    @inlinable
     func awaitOutcome() async -> Outcome<Value> {
         let awaiter = Awaiter<Value>()
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { continuation in
+                // Made before taking the lock: the completing thread may be waiting for it.
+                let callback: OutcomeCallback<Value> = { outcome in self.resume(awaiter, with: outcome) }
                 let immediate: Outcome<Value>? = withLock { state in
                     if let outcome = state.outcome { return outcome }
                     if awaiter.isCancelled { return .cancelled }
                     awaiter.continuation = continuation
                     state.interestAdded()
-                    _ = state.addCallback { outcome in self.resume(awaiter, with: outcome) }
+                    _ = state.addCallback(callback)
                     return nil
                 }
                 if let immediate { continuation.resume(returning: immediate) }
@@ -38,7 +49,8 @@ extension FutureStorage {
         }
     }
 
-    private func resume(_ awaiter: Awaiter<Value>, with outcome: Outcome<Value>) {
+    @inlinable
+    func resume(_ awaiter: Awaiter<Value>, with outcome: Outcome<Value>) {
         let continuation = withLock { _ in
             defer { awaiter.continuation = nil }
             return awaiter.continuation
@@ -46,7 +58,8 @@ extension FutureStorage {
         continuation?.resume(returning: outcome)
     }
 
-    private func cancel(_ awaiter: Awaiter<Value>) {
+    @inlinable
+    func cancel(_ awaiter: Awaiter<Value>) {
         let continuation: UnsafeContinuation<Outcome<Value>, Never>?
         let handlers: InlineList<CancelHandler>?
         (continuation, handlers) = withLock { state in

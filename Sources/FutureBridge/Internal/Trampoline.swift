@@ -54,7 +54,7 @@ final class Trampoline {
     /// Runs every callback with `outcome`, now if this thread is not already running
     /// callbacks, otherwise after the callbacks that are running now.
     @inlinable @inline(__always)
-    static func run<Value>(_ callbacks: InlineList<OutcomeCallback<Value>>, with outcome: Outcome<Value>) {
+    static func run<Value>(_ callbacks: CallbackList<Value>, with outcome: Outcome<Value>) {
         if callbacks.isEmpty { return }
         let trampoline = current
         if trampoline.isDraining {
