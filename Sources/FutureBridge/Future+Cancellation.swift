@@ -33,7 +33,7 @@ extension Future {
     /// - Returns: A token that holds the interest until it is cancelled or released.
     public func cancellationToken() -> CancellationToken {
         storage.addInterest()
-        return CancellationToken(storage)
+        return CancellationToken(storage.box)
     }
 }
 
@@ -43,10 +43,10 @@ extension Future {
 /// request to cancel; releasing the token without calling it withdraws the interest
 /// without a request. Either happens at most once. Thread-safe.
 public final class CancellationToken: Sendable {
-    private let target: any InterestCounting
+    private let target: AnyFutureBox
     private let withdrawn = OnceFlag()
 
-    init(_ target: any InterestCounting) {
+    init(_ target: AnyFutureBox) {
         self.target = target
     }
 

@@ -23,8 +23,8 @@
 public func whenAll<each Value: Sendable>(
     _ futures: repeat Future<each Value>
 ) -> Future<(repeat each Value)> {
-    var inputs: [any InterestCounting] = []
-    for future in repeat each futures { inputs.append(future.storage) }
+    var inputs: [AnyFutureBox] = []
+    for future in repeat each futures { inputs.append(future.storage.box) }
     if inputs.isEmpty { return Future(value: (repeat (each futures).storage.successValue)) }  // `()`
     let combination = Combination<(repeat each Value)>(inputs: inputs)
     let all = (repeat each futures)
@@ -180,7 +180,7 @@ func makeCombination<Value: Sendable, Output: Sendable>(
 ) -> Future<Output> {
     let futures = Array(futures)
     if futures.isEmpty { return Future(outcome: emptyOutcome) }
-    let combination = Combination<Output>(inputs: futures.map { $0.storage })
+    let combination = Combination<Output>(inputs: futures.map { $0.storage.box })
     // One callback shared by every input: no allocation per input.
     let callback: OutcomeCallback<Value> = { outcome in onInput(futures, combination, outcome) }
     for future in futures { future.storage.whenComplete(callback) }

@@ -151,7 +151,7 @@ extension Future {
         _ body: @escaping @Sendable (Outcome<Value>) -> Void
     ) -> CancellationToken {
         let token = cancellationToken()
-        storage.observe(on: resolved(context), select: { $0 }, body)
+        storage.observe(on: resolved(context), .outcome(body))
         return token
     }
 }

@@ -14,7 +14,7 @@ extension Future {
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable (Outcome<Value>) -> Void
     ) -> Future {
-        storage.observe(on: resolved(context), select: { $0 }, body)
+        storage.observe(on: resolved(context), .outcome(body))
         return self
     }
 
@@ -32,7 +32,7 @@ extension Future {
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable (Value) -> Void
     ) -> Future {
-        storage.observe(on: resolved(context), select: { $0.value }, body)
+        storage.observe(on: resolved(context), .success(body))
         return self
     }
 
@@ -50,7 +50,7 @@ extension Future {
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable (any Error) -> Void
     ) -> Future {
-        storage.observe(on: resolved(context), select: { $0.error }, body)
+        storage.observe(on: resolved(context), .failure(body))
         return self
     }
 
@@ -68,7 +68,7 @@ extension Future {
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable () -> Void
     ) -> Future {
-        storage.observe(on: resolved(context), select: { $0.isCancelled ? () : nil }, { body() })
+        storage.observe(on: resolved(context), .cancelled(body))
         return self
     }
 
@@ -83,7 +83,7 @@ extension Future {
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable () -> Void
     ) -> Future {
-        storage.observe(on: resolved(context), select: { _ in () }, { body() })
+        storage.observe(on: resolved(context), .always(body))
         return self
     }
 }

@@ -49,7 +49,7 @@ extension Future {
     ///   - clock: The clock to measure with; `ContinuousClock()` by default.
     /// - Returns: A future with this future's outcome or a ``TimeoutError``.
     public func timeout<C: Clock<Duration>>(after duration: Duration, clock: C = ContinuousClock()) -> Future {
-        let combination = Combination<Value>(inputs: [storage])
+        let combination = Combination<Value>(inputs: [storage.box])
         let timer = Future<Void>.after(duration, clock: clock)
         timer.onSuccess { combination.complete(.failure(TimeoutError(timeout: duration))) }
         storage.whenComplete { outcome in

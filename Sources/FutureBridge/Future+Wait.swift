@@ -29,10 +29,11 @@ extension Future {
         // running, and the wait would never end.
         let alreadyCompleted = storage.withLock { state -> Outcome<Value>? in
             if let outcome = state.outcome { return outcome }
-            _ = state.addCallback { outcome in
-                received.withLock { $0 = outcome }
-                semaphore.signal()
-            }
+            _ = state.addCallback(
+                .outcome { outcome in
+                    received.withLock { $0 = outcome }
+                    semaphore.signal()
+                })
             return nil
         }
         if let alreadyCompleted { return try alreadyCompleted.get() }

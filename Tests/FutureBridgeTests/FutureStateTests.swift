@@ -7,20 +7,20 @@ import Testing
 @Suite struct FutureStateTests {
     typealias State = FutureState<Int>
 
-    /// Whether an event delivered the cancel request (returned handlers to run).
-    func requestDue(_ handlers: InlineList<CancelHandler>?) -> Bool { handlers != nil }
+    /// Whether an event delivered the cancel request (returned actions to run).
+    func requestDue(_ actions: State.CancelActions?) -> Bool { actions != nil }
 
     @Test func callbacksAreStoredUntilCompletionThenHandedOutOnce() {
         var state = State.initial
-        guard case .stored = state.addCallback({ _ in }) else {
+        guard case .stored = state.addCallback(.outcome { _ in }) else {
             Issue.record("not stored")
             return
         }
-        guard case .stored = state.addCallback({ _ in }) else {
+        guard case .stored = state.addCallback(.outcome { _ in }) else {
             Issue.record("not stored")
             return
         }
-        guard case .runCallbacks(let callbacks, _) = state.complete(.success(1)) else {
+        guard case .runCallbacks(let callbacks) = state.complete(.success(1)) else {
             Issue.record("first completion must win")
             return
         }
@@ -35,7 +35,7 @@ import Testing
     @Test func callbackAddedAfterCompletionRunsNow() {
         var state = State.initial
         _ = state.complete(.success(7))
-        guard case .runNow(let outcome) = state.addCallback({ _ in }) else {
+        guard case .runNow(let outcome) = state.addCallback(.outcome { _ in }) else {
             Issue.record("must run now")
             return
         }
@@ -44,7 +44,7 @@ import Testing
 
     @Test func plainCancelWithoutInterestsDeliversTheRequestOnce() {
         var state = State.initial
-        guard case .stored = state.addCancelHandler({}) else {
+        guard case .stored = state.addCancelAction(.run {}) else {
             Issue.record("not stored")
             return
         }
@@ -55,7 +55,7 @@ import Testing
 
     @Test func requestWaitsForEveryInterestToBeWithdrawn() {
         var state = State.initial
-        _ = state.addCancelHandler({})
+        _ = state.addCancelAction(.run {})
         state.interestAdded()
         state.interestAdded()
         #expect(requestDue(state.interestWithdrawn(cancelling: true)) == false)
@@ -82,12 +82,12 @@ import Testing
     @Test func handlerAddedAfterTheRequestRunsNowAndAfterCompletionIsDiscarded() {
         var state = State.initial
         _ = state.cancelRequested()
-        guard case .runNow = state.addCancelHandler({}) else {
+        guard case .runNow = state.addCancelAction(.run {}) else {
             Issue.record("must run now")
             return
         }
         _ = state.complete(.cancelled)
-        guard case .discard = state.addCancelHandler({}) else {
+        guard case .discard = state.addCancelAction(.run {}) else {
             Issue.record("must discard")
             return
         }
@@ -117,5 +117,46 @@ import Testing
             return
         }
         #expect(state.outcome?.value == 2)
+    }
+
+    @Test func forwardingCallbacksAndHandlersKeepTheirOrderAcrossARequest() {
+        let log = Locked<[String]>([])
+        let upstream = FutureStorage<Int>.pending()
+        upstream.addInterest()
+        upstream.addCancelHandler { log.withLock { $0.append("upstream") } }
+        var state = State.forwarding(to: upstream.box)
+        for name in ["first", "second", "third"] {
+            _ = state.addCallback(.success { value in log.withLock { $0.append("\(name) \(value)") } })
+        }
+        guard case .stored = state.addCancelAction(.run { log.withLock { $0.append("handler") } }) else {
+            Issue.record("not stored")
+            return
+        }
+        // The request runs the forwarding first (it was registered first), then the handler.
+        state.cancelRequested()?.run()
+        #expect(log.withLock { $0 } == ["upstream", "handler"])
+        #expect(upstream.isCancelRequested)
+        // The callbacks were not taken by the request: completion delivers all three, in order.
+        guard case .runCallbacks(let callbacks) = state.complete(.success(4)) else {
+            Issue.record("first completion must win")
+            return
+        }
+        for callback in callbacks { callback(.success(4)) }
+        #expect(log.withLock { $0 } == ["upstream", "handler", "first 4", "second 4", "third 4"])
+    }
+
+    @Test func handlersAreReleasedAtCompletionAndNeverRun() {
+        var state = State.initial
+        let handler = Locked(0)
+        _ = state.addCancelAction(.run { handler.withLock { $0 += 1 } })
+        _ = state.addCallback(.always {})
+        guard case .runCallbacks(let callbacks) = state.complete(.success(1)) else {
+            Issue.record("first completion must win")
+            return
+        }
+        #expect(Array(callbacks).count == 1)
+        #expect(requestDue(state.cancelRequested()) == false)
+        #expect(handler.withLock { $0 } == 0)
+        #expect(state.attachments == nil)
     }
 }

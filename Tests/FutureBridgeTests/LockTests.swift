@@ -37,26 +37,24 @@ import Testing
     }
 
     @Test func aThreadParkedOnAHeldLockIsWokenByTheUnlock() {
-        // A ManagedBuffer cannot be Sendable; the test only reaches it through the lock
-        // (and the lock word, which is atomic).
-        nonisolated(unsafe) let storage = LockedStorage<Int>.make(0)
+        let storage = Locked<Int>(0)
         let order = Locked<[String]>([])
         let finished = DispatchSemaphore(value: 0)
-        storage.withUnsafeMutablePointerToElements { LockPrimitive.lock($0) }
+        storage.lock()
         DispatchQueue.global().async {
             storage.withLock { $0 += 1 }
             order.withLock { $0.append("waiter acquired") }
             finished.signal()
         }
         // The waiter spins, then marks the word 2 and parks: wait for that mark.
-        while storage.withUnsafeMutablePointerToElements({ $0.pointee.load(ordering: .acquiring) }) != 2 {
+        while storage.word.load(ordering: .acquiring) != 2 {
             sched_yield()
         }
         order.withLock { $0.append("holder unlocking") }
-        storage.withUnsafeMutablePointerToElements { LockPrimitive.unlock($0) }
+        storage.unlock()
         finished.wait()
         #expect(order.withLock { $0 } == ["holder unlocking", "waiter acquired"])
         #expect(storage.withLock { $0 } == 1)
-        #expect(storage.withUnsafeMutablePointerToElements { $0.pointee.load(ordering: .acquiring) } == 0)
+        #expect(storage.word.load(ordering: .acquiring) == 0)
     }
 }

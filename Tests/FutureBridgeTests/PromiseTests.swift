@@ -94,6 +94,17 @@ import Testing
         #expect(weakBox == nil)
     }
 
+    @Test func anAbandonedPromiseNamesAnyFileIDItWasGivenExactly() {
+        RecordedDiagnostics.install()
+        // Non-ASCII text, an empty string, and a string made from one Unicode scalar
+        // (which has no text in memory): each must come back as given.
+        let given: [StaticString] = ["Módulo/Ünïcode.swift", "", StaticString(unicodeScalarLiteral: "é")]
+        for fileID in given {
+            let future = Promise<Int>(fileID: fileID, line: 7).future
+            #expect(future.peek()?.error as? AbandonedPromiseError == AbandonedPromiseError(fileID: "\(fileID)", line: 7))
+        }
+    }
+
     @Test func completedPromiseIsNotReportedWhenReleased() {
         RecordedDiagnostics.install()
         let line = #line + 2

@@ -11,12 +11,12 @@ import Synchronization
 @usableFromInline
 final class Combination<Output: Sendable>: Sendable {
     @usableFromInline let output: FutureStorage<Output>
-    @usableFromInline let inputs: [any InterestCounting]
+    @usableFromInline let inputs: [AnyFutureBox]
     @usableFromInline let withdrawn: OnceFlag
     @usableFromInline let remaining: Atomic<Int>
 
     @inlinable
-    init(inputs: [any InterestCounting]) {
+    init(inputs: [AnyFutureBox]) {
         self.output = .pending()
         self.withdrawn = OnceFlag()
         self.inputs = inputs

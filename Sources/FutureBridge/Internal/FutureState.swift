@@ -1,11 +1,89 @@
-/// A callback waiting for a future's outcome. Callbacks are stored already wrapped for
-/// their executor: the storage only ever calls them.
+/// A closure waiting for a whole outcome.
 @usableFromInline
 typealias OutcomeCallback<Value> = @Sendable (Outcome<Value>) -> Void
 
 /// A promise's answer to a cancel request.
 @usableFromInline
 typealias CancelHandler = @Sendable () -> Void
+
+/// A handler waiting for a future's outcome, kept as the closure its caller gave, with
+/// the part of the outcome it wants.
+///
+/// Wrapping every handler in one `(Outcome) -> Void` closure would cost an allocation
+/// per handler (the wrapper's context); a case per handler shape costs none.
+@usableFromInline
+enum Callback<Value: Sendable>: Sendable {
+    case outcome(OutcomeCallback<Value>)
+    case success(@Sendable (Value) -> Void)
+    case failure(@Sendable (any Error) -> Void)
+    case cancelled(@Sendable () -> Void)
+    case always(@Sendable () -> Void)
+
+    /// Runs the handler on this thread with its part of `outcome`, if `outcome` has it.
+    @inlinable
+    func callAsFunction(_ outcome: Outcome<Value>) {
+        switch self {
+        case .outcome(let body): body(outcome)
+        case .success(let body): if case .success(let value) = outcome { body(value) }
+        case .failure(let body): if case .failure(let error) = outcome { body(error) }
+        case .cancelled(let body): if case .cancelled = outcome { body() }
+        case .always(let body): body()
+        }
+    }
+
+    /// Runs the handler in `context` with its part of `outcome`; schedules nothing when
+    /// `outcome` does not have it.
+    @inlinable
+    func run(with outcome: Outcome<Value>, in context: ExecutionContext) {
+        if context.isInline { return self(outcome) }
+        switch self {
+        case .outcome(let body): context.execute { body(outcome) }
+        case .success(let body): if case .success(let value) = outcome { context.execute { body(value) } }
+        case .failure(let body): if case .failure(let error) = outcome { context.execute { body(error) } }
+        case .cancelled(let body): if case .cancelled = outcome { context.execute(body) }
+        case .always(let body): context.execute(body)
+        }
+    }
+
+    /// This handler, made to run in `context` (itself for ``ExecutionContext/inline``).
+    @inlinable
+    func bound(to context: ExecutionContext) -> Callback {
+        if context.isInline { return self }
+        return .outcome { outcome in self.run(with: outcome, in: context) }
+    }
+}
+
+/// What a cancel request runs: a promise's handler, or a derived future's forwarding of
+/// the request to the future it is fed by (which needs no closure).
+@usableFromInline
+enum CancelAction: Sendable {
+    /// Withdraw this future's interest in its upstream, voting to cancel.
+    case forward(AnyFutureBox)
+    case run(CancelHandler)
+
+    @inlinable
+    func callAsFunction() {
+        switch self {
+        case .forward(let upstream): upstream.withdrawInterest(cancelling: true)
+        case .run(let handler): handler()
+        }
+    }
+}
+
+/// What a pending future keeps besides its first callback, in one word: nothing, the
+/// forwarding of a derived future (no allocation), or a list of further callbacks and
+/// cancel actions (allocated only when there are any).
+@usableFromInline
+enum Attachments<Value: Sendable> {
+    case forward(AnyFutureBox)
+    case list([Attachment<Value>])
+}
+
+@usableFromInline
+enum Attachment<Value: Sendable> {
+    case callback(Callback<Value>)
+    case cancel(CancelAction)
+}
 
 /// The whole mutable state of one future, as a pure state machine.
 ///
@@ -15,101 +93,183 @@ typealias CancelHandler = @Sendable () -> Void
 ///
 /// Cancellation bookkeeping (FutureKit's model): consumers that want the value may hold
 /// an *interest*. A consumer that no longer wants it *withdraws* its interest with a
-/// cancel vote. The request goes to the producer's cancel handlers once somebody voted
+/// cancel vote. The request goes to the producer's cancel actions once somebody voted
 /// and no interest is held any more; it is delivered at most once.
+///
+/// Laid out to fit 32 bytes for small values (the future's whole allocation is then 64
+/// bytes): the first callback inline, everything rarer behind one word.
 @usableFromInline
-enum FutureState<Value: Sendable> {
-    case pending(Pending)
-    case completed(Outcome<Value>)
-    /// Transient: set while a `pending` payload is being mutated in place, so that its
-    /// array is uniquely referenced. Never visible outside a mutating function.
-    case modifying
+struct FutureState<Value: Sendable> {
+    @usableFromInline
+    var phase: Phase
+    /// Consumers currently holding an interest (meaningful while pending).
+    @usableFromInline
+    var interests: UInt32 = 0
+    /// Callbacks after the first, and cancel actions (while pending).
+    @usableFromInline
+    var attachments: Attachments<Value>? = nil
+
+    @usableFromInline
+    enum Phase {
+        case pending(Pending)
+        case completed(Outcome<Value>)
+        /// Transient: set while the payload is being mutated in place. Never visible
+        /// outside a mutating function.
+        case modifying
+    }
 
     @usableFromInline
     struct Pending {
         @usableFromInline
-        var callbacks = CallbackList<Value>()
+        var first: Callback<Value>? = nil
         @usableFromInline
-        var cancelHandlers = InlineList<CancelHandler>()
-        /// Consumers currently holding an interest.
-        @usableFromInline
-        var interests: Int = 0
-        /// Some consumer asked for cancellation.
-        @usableFromInline
-        var cancelWanted = false
-        /// The request was delivered: handlers taken; later handlers run at once.
-        @usableFromInline
-        var cancelRequested = false
-        /// The promise was told to follow another future (``bind()``): only that
-        /// future's outcome may complete it now.
-        @usableFromInline
-        var isBound = false
+        var flags: Flags = []
 
         @inlinable
         init() {}
+    }
 
-        /// Delivers the request if it is due, taking the handlers that must run.
+    @usableFromInline
+    struct Flags: OptionSet {
+        @usableFromInline
+        var rawValue: UInt8
+
         @inlinable
-        mutating func takeHandlersIfRequestIsDue() -> InlineList<CancelHandler>? {
-            guard cancelWanted, interests == 0, !cancelRequested else { return nil }
-            cancelRequested = true
-            defer { cancelHandlers = InlineList() }
-            return cancelHandlers
-        }
+        init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        /// Some consumer asked for cancellation.
+        @inlinable static var cancelWanted: Flags { Flags(rawValue: 1) }
+        /// The request was delivered: actions taken; later handlers run at once.
+        @inlinable static var cancelRequested: Flags { Flags(rawValue: 2) }
+        /// The promise was told to follow another future (``bind()``): only that
+        /// future's outcome may complete it now.
+        @inlinable static var bound: Flags { Flags(rawValue: 4) }
     }
 
     @inlinable
-    static var initial: FutureState { .pending(Pending()) }
+    init(_ phase: Phase) {
+        self.phase = phase
+    }
 
-    /// Moves the state out, leaving ``modifying``; the caller puts a state back. Moving
-    /// instead of pattern-matching `self` avoids copying the whole state (and retaining
-    /// every closure in it) on each event.
-    @inlinable @inline(__always)
-    mutating func take() -> FutureState {
-        let state = consume self
-        self = .modifying
+    @inlinable
+    static var initial: FutureState { FutureState(.pending(Pending())) }
+
+    /// A pending state whose cancel requests go to `upstream`.
+    @inlinable
+    static func forwarding(to upstream: AnyFutureBox) -> FutureState {
+        var state = initial
+        state.attachments = .forward(upstream)
         return state
     }
 
-    /// Mutates the pending payload in place; returns `nil` when already completed.
+    /// Moves the phase out, leaving ``Phase/modifying``; the caller puts one back.
+    /// Moving instead of pattern-matching avoids copying the callback (a retain) on
+    /// each event.
     @inlinable @inline(__always)
-    mutating func withPending<R>(_ body: (inout Pending) -> R) -> R? {
-        switch take() {
-        case .pending(var pending):
-            defer { self = .pending(pending) }
-            return body(&pending)
-        case let other:
-            self = other
-            return nil
-        }
+    mutating func takePhase() -> Phase {
+        var taken = Phase.modifying
+        swap(&taken, &phase)
+        return taken
     }
 
     @inlinable
     var outcome: Outcome<Value>? {
-        if case .completed(let outcome) = self { outcome } else { nil }
+        if case .completed(let outcome) = phase { outcome } else { nil }
+    }
+
+    @inlinable
+    var isCompleted: Bool {
+        if case .completed = phase { true } else { false }
+    }
+
+    @inlinable
+    var flags: Flags {
+        if case .pending(let pending) = phase { pending.flags } else { [] }
+    }
+
+    /// Sets `flag`; `false` when completed (nothing changes).
+    @inlinable
+    mutating func insert(_ flag: Flags) -> Bool {
+        switch takePhase() {
+        case .pending(var pending):
+            pending.flags.insert(flag)
+            phase = .pending(pending)
+            return true
+        case let other:
+            phase = other
+            return false
+        }
     }
 
     // MARK: Completion
+
+    /// The callbacks to run once, and whatever else the pending future held, to be
+    /// released after the lock (cancel handlers may hold the last reference to user
+    /// objects).
+    @usableFromInline
+    struct Callbacks: Sequence {
+        @usableFromInline let first: Callback<Value>?
+        @usableFromInline let attachments: Attachments<Value>?
+
+        @inlinable
+        init(first: Callback<Value>?, attachments: Attachments<Value>?) {
+            self.first = first
+            self.attachments = attachments
+        }
+
+        @inlinable
+        var isEmpty: Bool { first == nil }
+
+        @inlinable
+        func makeIterator() -> Iterator {
+            guard case .list(let list)? = attachments else { return Iterator(first: first, rest: []) }
+            return Iterator(first: first, rest: list)
+        }
+
+        /// First the inline callback, then the listed ones, in registration order.
+        @usableFromInline
+        struct Iterator: IteratorProtocol {
+            @usableFromInline var first: Callback<Value>?
+            @usableFromInline var rest: IndexingIterator<[Attachment<Value>]>
+
+            @inlinable
+            init(first: Callback<Value>?, rest: [Attachment<Value>]) {
+                self.first = first
+                self.rest = rest.makeIterator()
+            }
+
+            @inlinable
+            mutating func next() -> Callback<Value>? {
+                if let callback = first {
+                    first = nil
+                    return callback
+                }
+                while let attachment = rest.next() {
+                    if case .callback(let callback) = attachment { return callback }
+                }
+                return nil
+            }
+        }
+    }
 
     @usableFromInline
     enum CompleteAction {
         /// The future was already completed: nothing happens, the caller lost.
         case alreadyCompleted
-        /// Run `callbacks` with the outcome. The cancel handlers are returned only to be
-        /// released outside the lock (they may hold the last reference to user objects).
-        case runCallbacks(CallbackList<Value>, released: InlineList<CancelHandler>)
+        /// Run the callbacks with the outcome.
+        case runCallbacks(Callbacks)
     }
 
     /// Completes with `outcome`. A bound future accepts only the completion that comes
     /// from the future it follows (`fromBinding`).
     @inlinable
     mutating func complete(_ outcome: Outcome<Value>, fromBinding: Bool = false) -> CompleteAction {
-        switch take() {
-        case .pending(let pending) where fromBinding || !pending.isBound:
-            self = .completed(outcome)
-            return .runCallbacks(pending.callbacks, released: pending.cancelHandlers)
+        switch takePhase() {
+        case .pending(let pending) where fromBinding || !pending.flags.contains(.bound):
+            phase = .completed(outcome)
+            return .runCallbacks(Callbacks(first: pending.first, attachments: attachments.take()))
         case let other:
-            self = other
+            phase = other
             return .alreadyCompleted
         }
     }
@@ -118,11 +278,8 @@ enum FutureState<Value: Sendable> {
     /// completed or bound.
     @inlinable
     mutating func bind() -> Bool {
-        withPending { pending in
-            if pending.isBound { return false }
-            pending.isBound = true
-            return true
-        } ?? false
+        guard !isCompleted, !flags.contains(.bound) else { return false }
+        return insert(.bound)
     }
 
     @usableFromInline
@@ -132,24 +289,42 @@ enum FutureState<Value: Sendable> {
     }
 
     @inlinable
-    mutating func addCallback(_ callback: @escaping OutcomeCallback<Value>) -> AddCallbackAction {
+    mutating func addCallback(_ callback: Callback<Value>) -> AddCallbackAction {
         addCallback { callback }
     }
 
     /// Stores the callback `makeCallback` creates, which it calls only if the future is
     /// pending; otherwise returns `.runNow` and creates nothing.
     @inlinable @inline(__always)
-    mutating func addCallback(_ makeCallback: () -> OutcomeCallback<Value>) -> AddCallbackAction {
-        switch take() {
+    mutating func addCallback(_ makeCallback: () -> Callback<Value>) -> AddCallbackAction {
+        switch takePhase() {
         case .pending(var pending):
-            pending.callbacks.append(makeCallback())
-            self = .pending(pending)
+            if pending.first == nil {
+                pending.first = makeCallback()
+            } else {
+                attach(.callback(makeCallback()))
+            }
+            phase = .pending(pending)
             return .stored
         case .completed(let outcome):
-            self = .completed(outcome)
+            phase = .completed(outcome)
             return .runNow(outcome)
         case .modifying:
             preconditionFailure("FutureState observed while being modified")
+        }
+    }
+
+    /// Appends to the attachment list, making one if needed.
+    @inlinable
+    mutating func attach(_ attachment: Attachment<Value>) {
+        switch attachments.take() {
+        case nil:
+            attachments = .list([attachment])
+        case .forward(let upstream):
+            attachments = .list([.cancel(.forward(upstream)), attachment])
+        case .list(var list):
+            list.append(attachment)
+            attachments = .list(list)
         }
     }
 
@@ -158,56 +333,93 @@ enum FutureState<Value: Sendable> {
     /// A consumer takes an interest in the value. No effect once completed.
     @inlinable
     mutating func interestAdded() {
-        withPending { $0.interests += 1 }
+        guard !isCompleted else { return }
+        precondition(interests < .max, "too many interests in one future")
+        interests += 1
     }
 
     /// A consumer gives its interest back: `cancelling` when it no longer wants the
-    /// value, not cancelling when it simply goes away. Returns the handlers to run when
+    /// value, not cancelling when it simply goes away. Returns the actions to run when
     /// this makes the request due.
     @inlinable
-    mutating func interestWithdrawn(cancelling: Bool) -> InlineList<CancelHandler>? {
-        withPending { pending in
-            precondition(pending.interests > 0, "interest withdrawn more often than taken")
-            pending.interests -= 1
-            if cancelling { pending.cancelWanted = true }
-            return pending.takeHandlersIfRequestIsDue()
-        } ?? nil
+    mutating func interestWithdrawn(cancelling: Bool) -> CancelActions? {
+        guard !isCompleted else { return nil }
+        precondition(interests > 0, "interest withdrawn more often than taken")
+        interests -= 1
+        if cancelling { _ = insert(.cancelWanted) }
+        return takeActionsIfRequestIsDue()
     }
 
     /// A consumer with no interest of its own asks for cancellation (`cancel()`).
     @inlinable
-    mutating func cancelRequested() -> InlineList<CancelHandler>? {
-        withPending { pending in
-            pending.cancelWanted = true
-            return pending.takeHandlersIfRequestIsDue()
-        } ?? nil
+    mutating func cancelRequested() -> CancelActions? {
+        guard insert(.cancelWanted) else { return nil }
+        return takeActionsIfRequestIsDue()
+    }
+
+    /// The cancel actions a delivered request runs, in registration order.
+    @usableFromInline
+    struct CancelActions {
+        @usableFromInline let attachments: Attachments<Value>?
+
+        @inlinable
+        init(_ attachments: Attachments<Value>?) {
+            self.attachments = attachments
+        }
+
+        @inlinable
+        func run() {
+            switch attachments {
+            case nil: break
+            case .forward(let upstream): upstream.withdrawInterest(cancelling: true)
+            case .list(let list):
+                for case .cancel(let action) in list { action() }
+            }
+        }
+    }
+
+    /// Delivers the request if it is due, taking the actions that must run (the
+    /// callbacks stay).
+    @inlinable
+    mutating func takeActionsIfRequestIsDue() -> CancelActions? {
+        let flags = flags
+        guard flags.contains(.cancelWanted), interests == 0, !flags.contains(.cancelRequested) else { return nil }
+        _ = insert(.cancelRequested)
+        switch attachments.take() {
+        case .list(let list):
+            let callbacks = list.filter { if case .callback = $0 { true } else { false } }
+            if !callbacks.isEmpty { attachments = .list(callbacks) }
+            return CancelActions(.list(list))
+        case let other:
+            return CancelActions(other)
+        }
     }
 
     @usableFromInline
-    enum AddCancelHandlerAction {
+    enum AddCancelActionResult {
         /// Kept; runs when a request arrives.
         case stored
-        /// The request already arrived: run the handler now.
+        /// The request already arrived: run the action now.
         case runNow
-        /// Completed: the handler will never run; release it outside the lock.
+        /// Completed: the action will never run; release it outside the lock.
         case discard
     }
 
     @inlinable
-    mutating func addCancelHandler(_ handler: @escaping CancelHandler) -> AddCancelHandlerAction {
-        withPending { pending in
-            if pending.cancelRequested { return .runNow }
-            pending.cancelHandlers.append(handler)
-            return .stored
-        } ?? .discard
+    mutating func addCancelAction(_ action: CancelAction) -> AddCancelActionResult {
+        guard !isCompleted else { return .discard }
+        if flags.contains(.cancelRequested) { return .runNow }
+        if attachments == nil, case .forward(let upstream) = action {
+            attachments = .forward(upstream)
+        } else {
+            attach(.cancel(action))
+        }
+        return .stored
     }
 
     /// Whether a cancel request was delivered to this (pending) future's producer.
     @inlinable
     var isCancelRequested: Bool {
-        switch self {
-        case .pending(let pending): pending.cancelRequested
-        case .completed, .modifying: false
-        }
+        flags.contains(.cancelRequested)
     }
 }

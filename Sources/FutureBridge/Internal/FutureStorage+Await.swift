@@ -39,7 +39,7 @@ extension FutureStorage {
                     if awaiter.isCancelled { return .cancelled }
                     awaiter.continuation = continuation
                     state.interestAdded()
-                    _ = state.addCallback(callback)
+                    _ = state.addCallback(.outcome(callback))
                     return nil
                 }
                 if let immediate { continuation.resume(returning: immediate) }
@@ -61,8 +61,8 @@ extension FutureStorage {
     @inlinable
     func cancel(_ awaiter: Awaiter<Value>) {
         let continuation: UnsafeContinuation<Outcome<Value>, Never>?
-        let handlers: InlineList<CancelHandler>?
-        (continuation, handlers) = withLock { state in
+        let actions: FutureState<Value>.CancelActions?
+        (continuation, actions) = withLock { state in
             // Completed: the completion callback resumes (or resumed) the task.
             guard state.outcome == nil else { return (nil, nil) }
             awaiter.isCancelled = true
@@ -74,7 +74,7 @@ extension FutureStorage {
             return (continuation, state.interestWithdrawn(cancelling: true))
         }
         continuation?.resume(returning: .cancelled)
-        for handler in handlers ?? InlineList() { handler() }
+        actions?.run()
     }
 
     /// Runs `operation` in a new `Task` and completes this future with how it ends; a

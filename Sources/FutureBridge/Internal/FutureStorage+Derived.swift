@@ -10,9 +10,7 @@ extension FutureStorage {
         on context: ExecutionContext,
         _ body: @escaping @Sendable (Outcome<Upstream>, FutureStorage<Value>) -> Void
     ) -> FutureStorage<Value> {
-        var pending = FutureState<Value>.Pending()
-        pending.cancelHandlers.append(forwarding(to: upstream))
-        let next = make(.pending(pending))
+        let next = make(.forwarding(to: upstream.box))
         upstream.whenCompleteHoldingInterest(context.bind { outcome in body(outcome, next) })
         return next
     }
@@ -22,10 +20,10 @@ extension FutureStorage {
     func whenCompleteHoldingInterest(_ callback: @escaping OutcomeCallback<Value>) {
         let action = withLock { state in
             state.interestAdded()
-            return state.addCallback(callback)
+            return state.addCallback(.outcome(callback))
         }
         if case .runNow(let outcome) = action {
-            Trampoline.run(callback, with: outcome)
+            Trampoline.run(.outcome(callback), with: outcome, in: .inline)
         }
     }
 }

@@ -1,20 +1,59 @@
-/// The heap object behind a future: its ``FutureState`` and the mutex guarding it, in
-/// one allocation. It has no behaviour of its own; ``FutureStorage`` drives it.
+/// A future's heap object seen without its value type: its lock, and what a cancel
+/// request from a future fed by it, or a combined future, needs (interest counting).
+///
+/// Only ``FutureBox`` is ever created; this class exists so that a derived future can
+/// keep its upstream in one word, whatever the upstream's value type, and forward cancel
+/// requests there without a closure.
+// @unchecked Sendable: it has no state of its own besides the atomic lock word.
 @usableFromInline
-final class FutureBox<Value: Sendable>: LockedStorage<FutureState<Value>> {}
+class AnyFutureBox: LockedObject, @unchecked Sendable {
+    /// A consumer takes an interest in the value (see ``FutureState``).
+    @usableFromInline
+    func addInterest() {
+        preconditionFailure("AnyFutureBox is never created on its own; FutureBox overrides this")
+    }
+
+    /// A consumer gives its interest back, voting to cancel when `cancelling`.
+    @usableFromInline
+    func withdrawInterest(cancelling: Bool) {
+        preconditionFailure("AnyFutureBox is never created on its own; FutureBox overrides this")
+    }
+}
+
+/// The heap object behind a future: its ``FutureState`` and the lock guarding it, in
+/// one allocation (64 bytes for small values). It has no behaviour of its own besides
+/// the interest counting its base class declares; ``FutureStorage`` drives it.
+// @unchecked Sendable: `state` is read and written only between `lock()` and `unlock()`
+// (``FutureStorage/withLock(_:)``). Values that cross threads through it are `Sendable`.
+@usableFromInline
+final class FutureBox<Value: Sendable>: AnyFutureBox, @unchecked Sendable {
+    // Reached only under the lock, so dynamic exclusivity checks would buy nothing.
+    @usableFromInline @exclusivity(unchecked)
+    var state: FutureState<Value>
+
+    @inlinable
+    init(_ state: FutureState<Value>) {
+        self.state = state
+    }
+
+    @inlinable
+    override func addInterest() {
+        FutureStorage(box: self).addInterest()
+    }
+
+    @inlinable
+    override func withdrawInterest(cancelling: Bool) {
+        FutureStorage(box: self).withdrawInterest(cancelling: cancelling)
+    }
+}
 
 /// The shared state of a ``Future`` and its ``Promise``, and every operation on it.
 ///
 /// Every method takes the lock only to run one event of ``FutureState``, then performs
-/// the returned action (running callbacks or cancel handlers, releasing closures) after
+/// the returned action (running callbacks or cancel actions, releasing closures) after
 /// the lock is released.
-// @unchecked Sendable: the only stored property is an immutable reference to a
-// `FutureBox`, whose only state (the `FutureState` header) is read and written solely
-// inside `withLock`, which holds the box's lock for the whole access. Values
-// that cross threads through it are `Sendable` (`Value: Sendable`, `@Sendable`
-// closures). (`ManagedBuffer` subclasses cannot conform to `Sendable` themselves.)
 @usableFromInline
-struct FutureStorage<Value: Sendable>: @unchecked Sendable {
+struct FutureStorage<Value: Sendable>: Sendable {
     @usableFromInline
     let box: FutureBox<Value>
 
@@ -25,7 +64,7 @@ struct FutureStorage<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     static func make(_ state: FutureState<Value>) -> FutureStorage {
-        FutureStorage(box: .make(state))
+        FutureStorage(box: FutureBox(state))
     }
 
     @inlinable
@@ -33,12 +72,14 @@ struct FutureStorage<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     static func completed(_ outcome: Outcome<Value>) -> FutureStorage {
-        make(.completed(outcome.normalized))
+        make(FutureState(.completed(outcome.normalized)))
     }
 
     @inlinable @inline(__always)
     func withLock<R>(_ body: (inout FutureState<Value>) throws -> R) rethrows -> R {
-        try box.withLock(body)
+        box.lock()
+        defer { box.unlock() }
+        return try body(&box.state)
     }
 
     // MARK: Completion
@@ -51,8 +92,7 @@ struct FutureStorage<Value: Sendable>: @unchecked Sendable {
         switch withLock({ $0.complete(outcome, fromBinding: fromBinding) }) {
         case .alreadyCompleted:
             return false
-        case .runCallbacks(let callbacks, let released):
-            withExtendedLifetime(released) {}
+        case .runCallbacks(let callbacks):
             Trampoline.run(callbacks, with: outcome)
             return true
         }
@@ -62,44 +102,24 @@ struct FutureStorage<Value: Sendable>: @unchecked Sendable {
     /// or right away if the future is already completed.
     @inlinable
     func whenComplete(_ callback: @escaping OutcomeCallback<Value>) {
-        switch withLock({ $0.addCallback(callback) }) {
-        case .stored:
-            break
-        case .runNow(let outcome):
-            Trampoline.run(callback, with: outcome)
-        }
+        observe(on: .inline, .outcome(callback))
     }
 
-    /// Delivers `select(outcome)`, unless it is `nil`, to `body` on `context`, once: when
-    /// the future completes, or at once if it is completed. The primitive behind every
-    /// public handler.
+    /// Delivers the outcome to `callback` on `context`, once: when the future completes,
+    /// or at once if it is completed. The primitive behind every public handler.
     ///
-    /// `select` is meant to be a non-capturing closure (free to pass around). The stored
-    /// callback is created inside the lock and only while the future is pending, so
-    /// observing a completed future allocates nothing; an allocation under the lock is
-    /// the price, and it is shorter than a second lock round trip.
+    /// An inline callback is stored as it is (for a closure that captures nothing, a
+    /// handler costs no allocation); another context's is wrapped in a closure that
+    /// dispatches the handler when its part of the outcome is there. The wrapper is made
+    /// inside the lock and only while the future is pending: observing a completed future
+    /// allocates nothing.
     @inlinable
-    func observe<Selected: Sendable>(
-        on context: ExecutionContext,
-        select: @escaping @Sendable (Outcome<Value>) -> Selected?,
-        _ body: @escaping @Sendable (Selected) -> Void
-    ) {
+    func observe(on context: ExecutionContext, _ callback: Callback<Value>) {
         let action = withLock { state in
-            state.addCallback {
-                // Inline (the common case) does not capture the context: 16 bytes less
-                // per pending handler.
-                if context.isInline {
-                    return { outcome in
-                        if let selected = select(outcome) { body(selected) }
-                    }
-                }
-                return { outcome in
-                    if let selected = select(outcome) { context.run(body, with: selected) }
-                }
-            }
+            state.addCallback { callback.bound(to: context) }
         }
-        if case .runNow(let outcome) = action, let selected = select(outcome) {
-            Trampoline.run(body, with: selected, in: context)
+        if case .runNow(let outcome) = action {
+            Trampoline.run(callback, with: outcome, in: context)
         }
     }
 
@@ -130,16 +150,12 @@ struct FutureStorage<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     func withdrawInterest(cancelling: Bool) {
-        if let handlers = withLock({ $0.interestWithdrawn(cancelling: cancelling) }) {
-            for handler in handlers { handler() }
-        }
+        withLock { $0.interestWithdrawn(cancelling: cancelling) }?.run()
     }
 
     @inlinable
     func requestCancel() {
-        if let handlers = withLock({ $0.cancelRequested() }) {
-            for handler in handlers { handler() }
-        }
+        withLock { $0.cancelRequested() }?.run()
     }
 
     /// Adds a cancel handler; runs it at once if the request already arrived. Returns
@@ -147,11 +163,18 @@ struct FutureStorage<Value: Sendable>: @unchecked Sendable {
     @discardableResult
     @inlinable
     func addCancelHandler(_ handler: @escaping CancelHandler) -> Bool {
-        switch withLock({ $0.addCancelHandler(handler) }) {
+        addCancelAction(.run(handler))
+    }
+
+    /// Adds a cancel action; runs it at once if the request already arrived. Returns
+    /// `false` if the future is completed (the action will never run).
+    @inlinable
+    func addCancelAction(_ action: CancelAction) -> Bool {
+        switch withLock({ $0.addCancelAction(action) }) {
         case .stored:
             return true
         case .runNow:
-            handler()
+            action()
             return true
         case .discard:
             return false
@@ -170,15 +193,8 @@ struct FutureStorage<Value: Sendable>: @unchecked Sendable {
     @inlinable
     func forwardCancellation<Upstream>(to upstream: FutureStorage<Upstream>) {
         upstream.addInterest()
-        if !addCancelHandler(Self.forwarding(to: upstream)) {
+        if !addCancelAction(.forward(upstream.box)) {
             upstream.withdrawInterest(cancelling: false)
         }
-    }
-
-    /// The cancel handler of a future fed by `upstream`: withdraw its interest there,
-    /// voting to cancel.
-    @inlinable
-    static func forwarding<Upstream>(to upstream: FutureStorage<Upstream>) -> CancelHandler {
-        { upstream.withdrawInterest(cancelling: true) }
     }
 }

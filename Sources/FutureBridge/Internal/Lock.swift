@@ -8,8 +8,9 @@ import Synchronization
     import Darwin
 #endif
 
-/// The one lock primitive of the library: a 4-byte word that is locked with one atomic
-/// instruction when uncontended, spins briefly when contended, and then parks the thread.
+/// The one lock of the library: a 4-byte word in the object it guards, locked with one
+/// atomic instruction when uncontended; when contended it spins briefly, then parks the
+/// thread.
 ///
 /// Not `pthread_mutex_t`: that is 40 bytes per future and needs an init and a destroy
 /// call, and a contended lock sleeps in the kernel at once, although the library's
@@ -20,57 +21,51 @@ import Synchronization
 /// built only from `Atomic` with acquire/release orderings, which ThreadSanitizer models,
 /// and parks on pthread condition variables, which it also sees.
 ///
-/// The word is 0 (unlocked), 1 (locked) or 2 (locked, and a thread may be parked). It
-/// must never move in memory, so it lives in tail-allocated storage of a `ManagedBuffer`
-/// (``LockedStorage``).
+/// The word is 0 (unlocked), 1 (locked) or 2 (locked, and a thread may be parked). A
+/// class, so that the word never moves; subclasses add the state it guards as stored
+/// properties, in the same allocation, and reach them only between ``lock()`` and
+/// ``unlock()``.
 @usableFromInline
-enum LockPrimitive {
+package class LockedObject {
     @usableFromInline
-    typealias Raw = Atomic<UInt32>
+    final let word = Atomic<UInt32>(0)
 
     @inlinable
-    static func initialize(_ word: UnsafeMutablePointer<Raw>) {
-        word.initialize(to: Raw(0))
-    }
-
-    @inlinable
-    static func destroy(_ word: UnsafeMutablePointer<Raw>) {
-        word.deinitialize(count: 1)
-    }
+    init() {}
 
     @inlinable @inline(__always)
-    static func lock(_ word: UnsafeMutablePointer<Raw>) {
-        if !word.pointee.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
-            lockContended(word)
+    package final func lock() {
+        if !word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+            lockContended()
         }
     }
 
     @inlinable @inline(__always)
-    static func unlock(_ word: UnsafeMutablePointer<Raw>) {
-        if word.pointee.exchange(0, ordering: .releasing) == 2 {
-            ParkingLot.wakeAll(parkedOn: word)
+    package final func unlock() {
+        if word.exchange(0, ordering: .releasing) == 2 {
+            ParkingLot.wakeAll(parkedOn: self)
         }
     }
 
     /// Spins while the holder is likely to be about to release, then parks: marks the word
     /// 2 so that the unlocking thread wakes the parked ones, and sleeps until it does.
     @usableFromInline @inline(never)
-    static func lockContended(_ word: UnsafeMutablePointer<Raw>) {
+    final func lockContended() {
         for _ in 0..<1_000 {
-            if word.pointee.load(ordering: .relaxed) == 0,
-                word.pointee.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+            if word.load(ordering: .relaxed) == 0,
+                word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
             {
                 return
             }
         }
         // Taking the lock as 2 may be conservative (one wake-up too many), never wrong.
-        while word.pointee.exchange(2, ordering: .acquiring) != 0 {
-            ParkingLot.park(on: word, whileValueIs: 2)
+        while word.exchange(2, ordering: .acquiring) != 0 {
+            ParkingLot.park(on: self, whileWordIs: 2)
         }
     }
 }
 
-/// Where threads sleep while a ``LockPrimitive`` word is contended: a fixed table of
+/// Where threads sleep while a ``LockedObject`` is contended: a fixed table of
 /// pthread mutex and condition pairs, chosen by the word's address (WebKit's parking lot
 /// idea, reduced to the one operation a lock needs). A bucket is shared by the words that
 /// hash to it, so waking wakes every thread parked in the bucket, and each re-checks its
@@ -98,62 +93,30 @@ enum ParkingLot {
         return entries
     }
 
-    static func bucket(for word: UnsafeMutablePointer<LockPrimitive.Raw>) -> Int {
-        let address = UInt(bitPattern: word)
+    static func bucket(for object: LockedObject) -> Int {
+        let address = UInt(bitPattern: ObjectIdentifier(object).hashValue)
         return Int((address >> 4 ^ address >> 12) % UInt(bucketCount))
     }
 
-    /// Sleeps until woken, unless `word` no longer holds `value`. The check and the sleep
-    /// happen under the bucket's mutex, which the waking thread takes too: no wake-up is
-    /// lost. May return spuriously; callers loop.
-    static func park(on word: UnsafeMutablePointer<LockPrimitive.Raw>, whileValueIs value: UInt32) {
-        let bucket = bucket(for: word)
+    /// Sleeps until woken, unless `object`'s word no longer holds `value`. The check and
+    /// the sleep happen under the bucket's mutex, which the waking thread takes too: no
+    /// wake-up is lost. May return spuriously; callers loop.
+    static func park(on object: LockedObject, whileWordIs value: UInt32) {
+        let bucket = bucket(for: object)
         pthread_mutex_lock(mutexes + bucket)
-        if word.pointee.load(ordering: .relaxed) == value {
+        if object.word.load(ordering: .relaxed) == value {
             pthread_cond_wait(conditions + bucket, mutexes + bucket)
         }
         pthread_mutex_unlock(mutexes + bucket)
     }
 
-    /// Wakes every thread parked in `word`'s bucket.
+    /// Wakes every thread parked in `object`'s bucket.
     @usableFromInline @inline(never)
-    static func wakeAll(parkedOn word: UnsafeMutablePointer<LockPrimitive.Raw>) {
-        let bucket = bucket(for: word)
+    static func wakeAll(parkedOn object: LockedObject) {
+        let bucket = bucket(for: object)
         pthread_mutex_lock(mutexes + bucket)
         pthread_cond_broadcast(conditions + bucket)
         pthread_mutex_unlock(mutexes + bucket)
-    }
-}
-
-/// A value of type `State` and the lock word that guards it, in one allocation.
-///
-/// Subclasses add behaviour, never stored properties (a `ManagedBuffer` rule): all of
-/// their mutable state is the header.
-@usableFromInline
-class LockedStorage<State>: ManagedBuffer<State, LockPrimitive.Raw> {
-    /// Creates an instance of the dynamic type `self` holding `state`.
-    @inlinable
-    final class func make(_ state: State) -> Self {
-        let buffer = self.create(minimumCapacity: 1) { buffer in
-            buffer.withUnsafeMutablePointerToElements { LockPrimitive.initialize($0) }
-            return state
-        }
-        return unsafeDowncast(buffer, to: self)
-    }
-
-    deinit {
-        withUnsafeMutablePointerToElements { LockPrimitive.destroy($0) }
-    }
-
-    /// Runs `body` with exclusive access to the state. `body` must not call out to
-    /// user code: return what should happen and do it after the lock is released.
-    @inlinable @inline(__always)
-    final func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
-        try withUnsafeMutablePointers { state, word in
-            LockPrimitive.lock(word)
-            defer { LockPrimitive.unlock(word) }
-            return try body(&state.pointee)
-        }
     }
 }
 
@@ -163,17 +126,22 @@ class LockedStorage<State>: ManagedBuffer<State, LockPrimitive.Raw> {
 // @unchecked Sendable: `state` is only reached through `withLock`, which holds the
 // lock for the whole access; `State: Sendable` keeps values moved in and out safe.
 @usableFromInline
-package final class Locked<State: Sendable>: @unchecked Sendable {
-    @usableFromInline
-    let storage: LockedStorage<State>
+package final class Locked<State: Sendable>: LockedObject, @unchecked Sendable {
+    // Reached only under the lock, so dynamic exclusivity checks would buy nothing.
+    @usableFromInline @exclusivity(unchecked)
+    var state: State
 
     @inlinable
     package init(_ state: State) {
-        storage = LockedStorage<State>.make(state)
+        self.state = state
     }
 
+    /// Runs `body` with exclusive access to the state. `body` must not call out to code
+    /// that could take this lock again.
     @inlinable @inline(__always)
     package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
-        try storage.withLock(body)
+        lock()
+        defer { unlock() }
+        return try body(&state)
     }
 }

@@ -54,7 +54,7 @@ final class Trampoline {
     /// Runs every callback with `outcome`, now if this thread is not already running
     /// callbacks, otherwise after the callbacks that are running now.
     @inlinable @inline(__always)
-    static func run<Value>(_ callbacks: CallbackList<Value>, with outcome: Outcome<Value>) {
+    static func run<Value>(_ callbacks: FutureState<Value>.Callbacks, with outcome: Outcome<Value>) {
         if callbacks.isEmpty { return }
         let trampoline = current
         if trampoline.isDraining {
@@ -66,31 +66,16 @@ final class Trampoline {
         }
     }
 
-    /// Runs one callback with `outcome`, with the same ordering as ``run(_:with:)``.
+    /// Runs `callback` in `context` with `outcome`, for an already completed future,
+    /// with the same ordering as ``run(_:with:)``; allocates only when it has to be queued.
     @inlinable @inline(__always)
-    static func run<Value>(_ callback: @escaping OutcomeCallback<Value>, with outcome: Outcome<Value>) {
+    static func run<Value>(_ callback: Callback<Value>, with outcome: Outcome<Value>, in context: ExecutionContext) {
         let trampoline = current
         if trampoline.isDraining {
-            trampoline.queue.append { callback(outcome) }
+            trampoline.queue.append { callback.run(with: outcome, in: context) }
         } else {
             trampoline.isDraining = true
-            callback(outcome)
-            trampoline.drain()
-        }
-    }
-
-    /// Runs `body(argument)` in `context` for an already completed future, with the same
-    /// ordering as ``run(_:with:)``; allocates only when it has to be queued.
-    @inlinable @inline(__always)
-    static func run<Argument: Sendable>(
-        _ body: @escaping @Sendable (Argument) -> Void, with argument: Argument, in context: ExecutionContext
-    ) {
-        let trampoline = current
-        if trampoline.isDraining {
-            trampoline.queue.append { context.run(body, with: argument) }
-        } else {
-            trampoline.isDraining = true
-            context.run(body, with: argument)
+            callback.run(with: outcome, in: context)
             trampoline.drain()
         }
     }

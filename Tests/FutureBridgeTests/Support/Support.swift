@@ -35,7 +35,7 @@ extension Future {
     /// tasks have registered, without sleeping.
     var interestCount: Int {
         storage.withLock { state in
-            if case .pending(let pending) = state { pending.interests } else { 0 }
+            state.isCompleted ? 0 : Int(state.interests)
         }
     }
 
