@@ -100,8 +100,8 @@ import Testing
         // (which has no text in memory): each must come back as given.
         let given: [StaticString] = ["Módulo/Ünïcode.swift", "", StaticString(unicodeScalarLiteral: "é")]
         for fileID in given {
-            let future = Promise<Int>(fileID: fileID, line: 7).future
-            #expect(future.peek()?.error as? AbandonedPromiseError == AbandonedPromiseError(fileID: "\(fileID)", line: 7))
+            let error = Promise<Int>(fileID: fileID, line: 7).future.peek()?.error
+            #expect(error as? AbandonedPromiseError == AbandonedPromiseError(fileID: "\(fileID)", line: 7))
         }
     }
 
