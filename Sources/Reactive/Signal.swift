@@ -103,7 +103,7 @@ public final class Signal<Value: Sendable>: Sendable {
     /// The drainer's copy of the observers: refreshed only when ``observersVersion``
     /// moved, so a value costs no lock here.
     @usableFromInline
-    let deliveryCache = SerialState((version: -1, observers: [SignalObserver<Value>]()))
+    let deliveryList = DeliveryList<Value>()
 
     private init(source: Source) {
         state = Locked(State(source: source))
@@ -203,6 +203,7 @@ public final class Signal<Value: Sendable>: Sendable {
     ///   - handler: Receives each value.
     /// - Returns: The handle that detaches `handler`.
     @discardableResult
+    @inlinable
     public func observeValues(
         on context: ExecutionContext = .inline,
         _ handler: @escaping @Sendable (Value) -> Void
@@ -219,10 +220,16 @@ public final class Signal<Value: Sendable>: Sendable {
 
     // MARK: Sending (through SignalInput)
 
-    /// Sends `event` to the observers, serialized with every other send.
+    /// Sends `event` to the observers, serialized with every other send: delivered on
+    /// this thread if nothing is pending, otherwise left to the thread delivering now.
     @inlinable
     func send(_ event: Event) {
-        drain.submit(event, deliver: deliver)
+        if drain.claimIfIdle() {
+            deliver(event)  // nothing was pending: this event is first
+            if drain.finishOne() { deliverQueued() }
+        } else if drain.enqueue(event) {
+            deliverQueued()
+        }
     }
 
     /// Queues `event` for delivery; `true` if the caller must then call
@@ -233,25 +240,22 @@ public final class Signal<Value: Sendable>: Sendable {
         drain.enqueue(event)
     }
 
-    /// Delivers the queued events; see ``enqueue(_:)``.
+    /// Delivers the queued events until none is pending; only the drainer calls it.
     @inlinable
     func deliverQueued() {
-        drain.drainQueued(deliver)
+        repeat {
+            deliver(drain.popFirst())
+        } while drain.finishOne()
     }
 
     @inlinable
     func deliver(_ event: Event) {
         guard event.isTerminal else {
-            // Only the drainer gets here, so the cache is never touched concurrently. A
+            // Only the drainer gets here, so the list is never touched concurrently. A
             // stale copy is harmless: an attach that races a send may miss it either way,
             // and a detached observer ignores what it is handed.
-            let version = observersVersion.load(ordering: .acquiring)
-            if deliveryCache.value.version != version {
-                deliveryCache.value = state.withLock { state in
-                    (observersVersion.load(ordering: .relaxed), state.terminal == nil ? state.observers : [])
-                }
-            }
-            for observer in deliveryCache.value.observers { observer.receive(event) }
+            if deliveryList.version != observersVersion.load(ordering: .acquiring) { refreshDeliveryList() }
+            deliveryList.deliver(event)
             return
         }
         let ended = state.withLock { state -> (observers: [SignalObserver<Value>], stop: Stop?)? in
@@ -267,9 +271,18 @@ public final class Signal<Value: Sendable>: Sendable {
             return (state.observers, stop)
         }
         guard let ended else { return }
-        deliveryCache.value = (-1, [])
+        deliveryList.replace(with: [], version: -1)
         for observer in ended.observers { observer.receive(event) }
         ended.stop?()
+    }
+
+    /// Copies the observers for the drainer (rare: only after an attach or a detach).
+    @usableFromInline
+    func refreshDeliveryList() {
+        let (version, observers) = state.withLock { state in
+            (observersVersion.load(ordering: .relaxed), state.terminal == nil ? state.observers : [])
+        }
+        deliveryList.replace(with: observers, version: version)
     }
 
     private func detach(_ observer: SignalObserver<Value>) {

@@ -112,7 +112,7 @@ struct FutureState<Value: Sendable> {
     @usableFromInline
     enum Phase {
         case pending(Pending)
-        case completed(Outcome<Value>)
+        case completed(StoredOutcome<Value>)
         /// Transient: set while the payload is being mutated in place. Never visible
         /// outside a mutating function.
         case modifying
@@ -174,7 +174,7 @@ struct FutureState<Value: Sendable> {
 
     @inlinable
     var outcome: Outcome<Value>? {
-        if case .completed(let outcome) = phase { outcome } else { nil }
+        if case .completed(let stored) = phase { stored.outcome } else { nil }
     }
 
     @inlinable
@@ -266,7 +266,7 @@ struct FutureState<Value: Sendable> {
     mutating func complete(_ outcome: Outcome<Value>, fromBinding: Bool = false) -> CompleteAction {
         switch takePhase() {
         case .pending(let pending) where fromBinding || !pending.flags.contains(.bound):
-            phase = .completed(outcome)
+            phase = .completed(StoredOutcome(outcome))
             return .runCallbacks(Callbacks(first: pending.first, attachments: attachments.take()))
         case let other:
             phase = other
@@ -306,9 +306,9 @@ struct FutureState<Value: Sendable> {
             }
             phase = .pending(pending)
             return .stored
-        case .completed(let outcome):
-            phase = .completed(outcome)
-            return .runNow(outcome)
+        case .completed(let stored):
+            phase = .completed(stored)
+            return .runNow(stored.outcome)
         case .modifying:
             preconditionFailure("FutureState observed while being modified")
         }

@@ -72,7 +72,7 @@ struct FutureStorage<Value: Sendable>: Sendable {
 
     @inlinable
     static func completed(_ outcome: Outcome<Value>) -> FutureStorage {
-        make(FutureState(.completed(outcome.normalized)))
+        make(FutureState(.completed(StoredOutcome(outcome.normalized))))
     }
 
     @inlinable @inline(__always)

@@ -10,8 +10,9 @@ import Synchronization
 /// instead of recursing.
 ///
 /// `pending` counts the elements accepted and not yet delivered, the drainer's own
-/// included. An uncontended submit is one compare-exchange and one subtraction: its
-/// element goes straight to delivery and never touches the queue. Everybody else
+/// included. An uncontended submission is one compare-exchange (``claimIfIdle()``) and
+/// one subtraction (``finishOne()``): its element goes straight to delivery and never
+/// touches the queue. Everybody else
 /// appends to the queue *before* counting itself, so a drainer that sees the count
 /// above zero always finds the element in the queue. The acquire/release orderings on
 /// `pending` order one drainer's work before the next one's.
@@ -33,32 +34,35 @@ final class SerialDrain<Element: Sendable>: Sendable {
     @inlinable
     init() {}
 
-    /// Enqueues `element`; `true` if the caller became the drainer and must now call
-    /// ``drainQueued(_:)``.
+    /// Becomes the drainer if nothing is pending (one compare-exchange): the caller then
+    /// delivers its element directly, without queueing it, and calls ``finishOne()``.
+    @inlinable @inline(__always)
+    func claimIfIdle() -> Bool {
+        pending.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// Enqueues `element`; `true` if the caller became the drainer and must now deliver
+    /// ``popFirst()`` and call ``finishOne()`` until it returns `false`.
     @inlinable
     func enqueue(_ element: Element) -> Bool {
         queue.withLock { $0.elements.append(element) }
         return pending.add(1, ordering: .acquiringAndReleasing).oldValue == 0
     }
 
-    /// Delivers queued elements until none is pending; only the drainer calls it.
+    /// The drainer delivered one element; `true` if more are pending (in the queue) and
+    /// it must go on.
+    @inlinable @inline(__always)
+    func finishOne() -> Bool {
+        pending.subtract(1, ordering: .acquiringAndReleasing).newValue > 0
+    }
+
+    /// Delivers queued elements with `deliver` until none is pending; only the drainer
+    /// calls it.
     @inlinable
     func drainQueued(_ deliver: (Element) -> Void) {
         repeat {
             deliver(popFirst())
-        } while pending.subtract(1, ordering: .acquiringAndReleasing).newValue > 0
-    }
-
-    /// Delivers `element`, and whatever is submitted meanwhile, with `deliver` on this
-    /// thread if nothing is pending; otherwise leaves it to the current drainer.
-    @inlinable @inline(__always)
-    func submit(_ element: Element, deliver: (Element) -> Void) {
-        if pending.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
-            deliver(element)  // nothing was pending: this element is first
-            if pending.subtract(1, ordering: .acquiringAndReleasing).newValue > 0 { drainQueued(deliver) }
-        } else if enqueue(element) {
-            drainQueued(deliver)
-        }
+        } while finishOne()
     }
 
     @inlinable
