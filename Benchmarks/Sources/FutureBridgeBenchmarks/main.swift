@@ -4,9 +4,20 @@
 //
 // Every benchmark reports the median and the minimum of several repetitions after a
 // warm-up. A FutureBridge feature that does not exist yet is printed as missing.
+//
+//   FutureBridgeBenchmarks --count <benchmark> <library> <n>
+//
+// runs one synchronous case alone, for valgrind's instruction counts (see
+// `Benchmarks/count-instructions.sh` and ``InstructionCount``).
 import Dispatch
 import NIOCore
 import NIOEmbedded
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let quick = arguments.contains("--quick")
@@ -21,14 +32,17 @@ let onlyLibrary: String? = arguments.firstIndex(of: "--library").flatMap { index
     index + 1 < arguments.count ? arguments[index + 1] : nil
 }
 
-var rows: [Measurement] = []
+/// Every measurement of this run, in order.
+@MainActor enum Results {
+    static var rows: [Measurement] = []
+}
 
 @MainActor func record(
     _ benchmark: String, _ library: String, _ unit: String, _ measure: @autoclosure () async -> Timing?
 ) async {
     guard onlyLibrary == nil || onlyLibrary == library else { return }
     let result = await measure()
-    rows.append(
+    Results.rows.append(
         Measurement(
             benchmark: benchmark, library: library, median: result?.median, minimum: result?.minimum, unit: unit))
 }
@@ -71,108 +85,126 @@ func bytes<T>(_ make: () -> T, finish: (T) -> Void) -> Timing {
     await record(name, "opencombine", unit, Harness.perOperation(iterations: iterations, openCombine))
 }
 
-let benchmarks: [(name: String, run: @MainActor () async -> Void)] = [
-    ("B1", { await futureRound("B1", FutureBridgeCases.b1CreateResolveObserve, NIOCases.b1, OpenCombineCases.b1) }),
-    (
-        "B2",
-        {  // a chain of 10 maps on a completed future, observed at the end
-            await futureRound(
-                "B2", unit: "ns/chain", iterations: 200_000 / scale, FutureBridgeCases.b2MapChain, NIOCases.b2,
-                OpenCombineCases.b2)
-        }
-    ),
-    ("B3", { await futureRound("B3", FutureBridgeCases.b3PendingAttachResolve, NIOCases.b3, OpenCombineCases.b3) }),
-    (
-        "B4",
-        {  // await a future that another thread resolves, next to the raw continuation
-            await record(
-                "B4", "futurebridge", ns,
-                await Harness.perOperation(iterations: b4) {
-                    await FutureBridgeCases.b4AwaitResolvedElsewhere($0, on: resolver)
-                })
-            await record(
-                "B4", "continuation", ns,
-                await Harness.perOperation(iterations: b4) {
-                    await StreamCases.b4UnsafeContinuation($0, on: resolver)
-                })
-            await record(
-                "B4", "continuation", "ns/op(checked)",
-                await Harness.perOperation(iterations: b4) {
-                    await StreamCases.b4CheckedContinuation($0, on: resolver)
-                })
-            await record(
-                "B4", "nio-loop", ns, await Harness.perOperation(iterations: b4 / 10) { await NIOCases.b4($0) })
-            await record(
-                "B4", "opencombine", ns,
-                await Harness.perOperation(iterations: b4) {
-                    await OpenCombineCases.b4($0, on: resolver)
-                })
-        }
-    ),
-    (
-        "B5",
-        {  // when-all over 10,000 pending futures resolved afterwards
-            await record("B5", "futurebridge", "ms", b5(FutureBridgeCases.b5WhenAll))
-            await record("B5", "nio-embedded", "ms", b5 { NIOCases.onEmbedded($0, NIOCases.b5) })
-            await record("B5", "nio-loop", "ms", b5 { NIOCases.onLoop($0, NIOCases.b5) })
-        }
-    ),
-    (
-        "B6",
-        {  // 1,000,000 Ints through map + filter to one observer
-            let unit = "ns/element"
-            await record("B6", "futurebridge", unit, await perElement { FutureBridgeCases.b6MapFilter($0) })
-            await record("B6", "opencombine", unit, await perElement { OpenCombineCases.b6($0) })
-            await record("B6", "asyncstream", unit, await perElement { await StreamCases.b6AsyncStream($0) })
-            await record(
-                "B6", "asyncchannel", unit,
-                await perElement { await StreamCases.b6AsyncChannel($0 / 10) }.scaled(by: 10))
-        }
-    ),
-    (
-        "M1",
-        {  // bytes per pending future with one handler, 1,000,000 kept alive
-            await record(
-                "M1", "futurebridge", "bytes", bytes(FutureBridgeCases.m1PendingWithOneHandler) { $0.succeed(0) })
-            let loop = EmbeddedEventLoop()
-            await record("M1", "nio-embedded", "bytes", bytes({ NIOCases.m1(on: loop) }) { $0.succeed(0) })
-            await record("M1", "opencombine", "bytes", bytes({ OpenCombineCases.Kept() }) { $0.resolve?(.success(0)) })
-        }
-    ),
-    (
-        "S1",
-        {  // B1 and B5 at growing sizes: the cost per operation should stay flat
-            for size in quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000] {
-                let name = "S1-\(size)"
-                let perOp = "ns/op(B1)"
-                await record(
-                    name, "futurebridge", perOp,
-                    Harness.perOperation(iterations: size, FutureBridgeCases.b1CreateResolveObserve))
-                await record(
-                    name, "nio-embedded", perOp,
-                    Harness.perOperation(iterations: size) { NIOCases.onEmbedded($0, NIOCases.b1) })
-                let perInput = "ns/input(B5)"
-                await record(
-                    name, "futurebridge", perInput,
-                    Harness.perOperation(iterations: 1) { _ in FutureBridgeCases.b5WhenAll(size) }.scaled(
-                        by: 1 / Double(size)))
-                await record(
-                    name, "nio-embedded", perInput,
-                    Harness.perOperation(iterations: 1) { _ in
-                        NIOCases.onEmbedded(size, NIOCases.b5)
-                    }.scaled(by: 1 / Double(size)))
+/// Every benchmark, by name.
+@MainActor func allBenchmarks() -> [(name: String, run: @MainActor () async -> Void)] {
+    [
+        ("B1", { await futureRound("B1", FutureBridgeCases.b1CreateResolveObserve, NIOCases.b1, OpenCombineCases.b1) }),
+        (
+            "B2",
+            {  // a chain of 10 maps on a completed future, observed at the end
+                await futureRound(
+                    "B2", unit: "ns/chain", iterations: 200_000 / scale, FutureBridgeCases.b2MapChain, NIOCases.b2,
+                    OpenCombineCases.b2)
             }
-        }
-    ),
-]
-
-for benchmark in benchmarks where only.map({ $0.contains(benchmark.name) }) ?? true {
-    await benchmark.run()
+        ),
+        ("B3", { await futureRound("B3", FutureBridgeCases.b3PendingAttachResolve, NIOCases.b3, OpenCombineCases.b3) }),
+        (
+            "B4",
+            {  // await a future that another thread resolves, next to the raw continuation
+                await record(
+                    "B4", "futurebridge", ns,
+                    await Harness.perOperation(iterations: b4) {
+                        await FutureBridgeCases.b4AwaitResolvedElsewhere($0, on: resolver)
+                    })
+                await record(
+                    "B4", "continuation", ns,
+                    await Harness.perOperation(iterations: b4) {
+                        await StreamCases.b4UnsafeContinuation($0, on: resolver)
+                    })
+                await record(
+                    "B4", "continuation", "ns/op(checked)",
+                    await Harness.perOperation(iterations: b4) {
+                        await StreamCases.b4CheckedContinuation($0, on: resolver)
+                    })
+                await record(
+                    "B4", "nio-loop", ns, await Harness.perOperation(iterations: b4 / 10) { await NIOCases.b4($0) })
+                await record(
+                    "B4", "opencombine", ns,
+                    await Harness.perOperation(iterations: b4) {
+                        await OpenCombineCases.b4($0, on: resolver)
+                    })
+            }
+        ),
+        (
+            "B5",
+            {  // when-all over 10,000 pending futures resolved afterwards
+                await record("B5", "futurebridge", "ms", b5(FutureBridgeCases.b5WhenAll))
+                await record("B5", "nio-embedded", "ms", b5 { NIOCases.onEmbedded($0, NIOCases.b5) })
+                await record("B5", "nio-loop", "ms", b5 { NIOCases.onLoop($0, NIOCases.b5) })
+            }
+        ),
+        (
+            "B6",
+            {  // 1,000,000 Ints through map + filter to one observer
+                let unit = "ns/element"
+                await record("B6", "futurebridge", unit, await perElement { FutureBridgeCases.b6MapFilter($0) })
+                await record("B6", "opencombine", unit, await perElement { OpenCombineCases.b6($0) })
+                await record("B6", "asyncstream", unit, await perElement { await StreamCases.b6AsyncStream($0) })
+                await record(
+                    "B6", "asyncchannel", unit,
+                    await perElement { await StreamCases.b6AsyncChannel($0 / 10) }.scaled(by: 10))
+            }
+        ),
+        (
+            "M1",
+            {  // bytes per pending future with one handler, 1,000,000 kept alive
+                await record(
+                    "M1", "futurebridge", "bytes", bytes(FutureBridgeCases.m1PendingWithOneHandler) { $0.succeed(0) })
+                let loop = EmbeddedEventLoop()
+                await record("M1", "nio-embedded", "bytes", bytes({ NIOCases.m1(on: loop) }) { $0.succeed(0) })
+                await record(
+                    "M1", "opencombine", "bytes", bytes({ OpenCombineCases.Kept() }) { $0.resolve?(.success(0)) })
+            }
+        ),
+        (
+            "S1",
+            {  // B1 and B5 at growing sizes: the cost per operation should stay flat
+                for size in quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000] {
+                    let name = "S1-\(size)"
+                    let perOp = "ns/op(B1)"
+                    await record(
+                        name, "futurebridge", perOp,
+                        Harness.perOperation(iterations: size, FutureBridgeCases.b1CreateResolveObserve))
+                    await record(
+                        name, "nio-embedded", perOp,
+                        Harness.perOperation(iterations: size) { NIOCases.onEmbedded($0, NIOCases.b1) })
+                    let perInput = "ns/input(B5)"
+                    await record(
+                        name, "futurebridge", perInput,
+                        Harness.perOperation(iterations: 1) { _ in FutureBridgeCases.b5WhenAll(size) }.scaled(
+                            by: 1 / Double(size)))
+                    await record(
+                        name, "nio-embedded", perInput,
+                        Harness.perOperation(iterations: 1) { _ in
+                            NIOCases.onEmbedded(size, NIOCases.b5)
+                        }.scaled(by: 1 / Double(size)))
+                }
+            }
+        ),
+    ]
 }
-try? await NIOCases.group.shutdownGracefully()
 
-if arguments.contains("--tsv") {
-    Report.tsv(rows)
-} else {
-    Report.table(rows)
+/// Runs the selected benchmarks and prints the report.
+@MainActor func runBenchmarks() async {
+    for benchmark in allBenchmarks() where only.map({ $0.contains(benchmark.name) }) ?? true {
+        await benchmark.run()
+    }
+    try? await NIOCases.group.shutdownGracefully()
+
+    if arguments.contains("--tsv") {
+        Report.tsv(Results.rows)
+    } else {
+        Report.table(Results.rows)
+    }
 }
+
+// The top level stays synchronous, so that `--count` starts no thread of the concurrency
+// runtime (valgrind cannot run a process once that runtime has started a thread).
+if let index = arguments.firstIndex(of: "--count") {
+    exit(InstructionCount.run(Array(arguments[(index + 1)...])))
+}
+Task { @MainActor in
+    await runBenchmarks()
+    exit(0)
+}
+dispatchMain()
