@@ -8,7 +8,7 @@ import Testing
     typealias State = FutureState<Int>
 
     /// Whether an event delivered the cancel request (returned actions to run).
-    func requestDue(_ actions: State.CancelActions?) -> Bool { actions != nil }
+    func requestDue(_ actions: CancelActions?) -> Bool { actions != nil }
 
     @Test func callbacksAreStoredUntilCompletionThenHandedOutOnce() {
         var state = State.initial

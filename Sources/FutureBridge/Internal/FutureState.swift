@@ -70,6 +70,25 @@ enum CancelAction: Sendable {
     }
 }
 
+/// The cancel actions a delivered request runs, in registration order. Not generic, so
+/// that the unspecialized code that forwards a request upstream (through
+/// ``AnyFutureBox``) needs no generic metadata for it.
+@usableFromInline
+enum CancelActions {
+    case none
+    case forward(AnyFutureBox)
+    case list([CancelAction])
+
+    @inlinable
+    func run() {
+        switch self {
+        case .none: break
+        case .forward(let upstream): upstream.withdrawInterest(cancelling: true)
+        case .list(let actions): for action in actions { action() }
+        }
+    }
+}
+
 /// What a pending future keeps besides its first callback, in one word: nothing, the
 /// forwarding of a derived future (no allocation), or a list of further callbacks and
 /// cancel actions (allocated only when there are any).
@@ -177,18 +196,18 @@ struct FutureState<Value: Sendable> {
         if case .completed(let stored) = phase { stored.outcome } else { nil }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     var isCompleted: Bool {
         if case .completed = phase { true } else { false }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     var flags: Flags {
         if case .pending(let pending) = phase { pending.flags } else { [] }
     }
 
     /// Sets `flag`; `false` when completed (nothing changes).
-    @inlinable
+    @inlinable @inline(__always)
     mutating func insert(_ flag: Flags) -> Bool {
         switch takePhase() {
         case .pending(var pending):
@@ -331,7 +350,7 @@ struct FutureState<Value: Sendable> {
     // MARK: Cancellation
 
     /// A consumer takes an interest in the value. No effect once completed.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func interestAdded() {
         guard !isCompleted else { return }
         precondition(interests < .max, "too many interests in one future")
@@ -341,7 +360,7 @@ struct FutureState<Value: Sendable> {
     /// A consumer gives its interest back: `cancelling` when it no longer wants the
     /// value, not cancelling when it simply goes away. Returns the actions to run when
     /// this makes the request due.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func interestWithdrawn(cancelling: Bool) -> CancelActions? {
         guard !isCompleted else { return nil }
         precondition(interests > 0, "interest withdrawn more often than taken")
@@ -351,47 +370,35 @@ struct FutureState<Value: Sendable> {
     }
 
     /// A consumer with no interest of its own asks for cancellation (`cancel()`).
-    @inlinable
+    @inlinable @inline(__always)
     mutating func cancelRequested() -> CancelActions? {
         guard insert(.cancelWanted) else { return nil }
         return takeActionsIfRequestIsDue()
     }
 
-    /// The cancel actions a delivered request runs, in registration order.
-    @usableFromInline
-    struct CancelActions {
-        @usableFromInline let attachments: Attachments<Value>?
-
-        @inlinable
-        init(_ attachments: Attachments<Value>?) {
-            self.attachments = attachments
-        }
-
-        @inlinable
-        func run() {
-            switch attachments {
-            case nil: break
-            case .forward(let upstream): upstream.withdrawInterest(cancelling: true)
-            case .list(let list):
-                for case .cancel(let action) in list { action() }
-            }
-        }
-    }
-
     /// Delivers the request if it is due, taking the actions that must run (the
     /// callbacks stay).
-    @inlinable
+    @inlinable @inline(__always)
     mutating func takeActionsIfRequestIsDue() -> CancelActions? {
         let flags = flags
         guard flags.contains(.cancelWanted), interests == 0, !flags.contains(.cancelRequested) else { return nil }
         _ = insert(.cancelRequested)
         switch attachments.take() {
+        case nil:
+            return CancelActions.none
+        case .forward(let upstream):
+            return .forward(upstream)
         case .list(let list):
-            let callbacks = list.filter { if case .callback = $0 { true } else { false } }
+            var actions: [CancelAction] = []
+            var callbacks: [Attachment<Value>] = []
+            for attachment in list {
+                switch attachment {
+                case .cancel(let action): actions.append(action)
+                case .callback: callbacks.append(attachment)
+                }
+            }
             if !callbacks.isEmpty { attachments = .list(callbacks) }
-            return CancelActions(.list(list))
-        case let other:
-            return CancelActions(other)
+            return .list(actions)
         }
     }
 

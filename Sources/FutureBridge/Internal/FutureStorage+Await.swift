@@ -61,7 +61,7 @@ extension FutureStorage {
     @inlinable
     func cancel(_ awaiter: Awaiter<Value>) {
         let continuation: UnsafeContinuation<Outcome<Value>, Never>?
-        let actions: FutureState<Value>.CancelActions?
+        let actions: CancelActions?
         (continuation, actions) = withLock { state in
             // Completed: the completion callback resumes (or resumed) the task.
             guard state.outcome == nil else { return (nil, nil) }
