@@ -94,7 +94,7 @@ enum ParkingLot {
     }
 
     static func bucket(for object: LockedObject) -> Int {
-        let address = UInt(bitPattern: ObjectIdentifier(object).hashValue)
+        let address = UInt(bitPattern: ObjectIdentifier(object))
         return Int((address >> 4 ^ address >> 12) % UInt(bucketCount))
     }
 
