@@ -235,8 +235,9 @@ extension Signal.Event {
 /// State owned by one observer's handler, or by a signal's drainer.
 // @unchecked Sendable: only one observer's handler (or only the drainer of one signal)
 // touches `value`, and neither ever runs concurrently with itself; successive runs are
-// ordered by the delivering signal's drain lock (or the observer's mailbox lock), which
-// gives the happens-before between them.
+// ordered by the acquire/release operations of the delivering signal's `SerialDrain` (or
+// of the observer's mailbox, also a `SerialDrain`), which give the happens-before
+// between them.
 @usableFromInline
 final class SerialState<Value>: @unchecked Sendable {
     // Never accessed concurrently (see above), so dynamic exclusivity checks would buy

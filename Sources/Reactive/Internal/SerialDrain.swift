@@ -12,10 +12,9 @@ import Synchronization
 /// `pending` counts the elements accepted and not yet delivered, the drainer's own
 /// included. An uncontended submission is one compare-exchange (``claimIfIdle()``) and
 /// one subtraction (``finishOne()``): its element goes straight to delivery and never
-/// touches the queue. Everybody else
-/// appends to the queue *before* counting itself, so a drainer that sees the count
-/// above zero always finds the element in the queue. The acquire/release orderings on
-/// `pending` order one drainer's work before the next one's.
+/// touches the queue. Everybody else appends to the queue *before* counting itself, so a
+/// drainer that sees the count above zero always finds the element in the queue. The
+/// acquire/release orderings on `pending` order one drainer's work before the next one's.
 @usableFromInline
 final class SerialDrain<Element: Sendable>: Sendable {
     @usableFromInline
