@@ -186,6 +186,42 @@ func record<Value>(_ signal: Signal<Value>, on context: ExecutionContext = .inli
         }
     }
 
+    @Test func observersAttachingAndDetachingWhileValuesFlowMissNothingElsewhere() {
+        // Two threads send while two others attach and detach observers: the drainer's
+        // copy of the observers is replaced again and again under it (the sanitizers
+        // check that no observer is used after it is freed).
+        let perSender = stressIterations(20_000, atLeast: 2_000)
+        let (signal, input) = Signal<Int>.pipe()
+        let permanent = Recorder<Int>()
+        signal.observeValues { permanent.append($0) }
+        let outOfOrder = Counter()
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            guard worker >= 2 else {
+                for index in 0..<perSender { input.send(worker * perSender + index) }
+                return
+            }
+            for _ in 0..<perSender / 10 {
+                let lastSeen = Locked([-1, -1])  // per sender
+                let observation = signal.observeValues { value in
+                    let sender = value / perSender
+                    let inOrder = lastSeen.withLock { lastSeen in
+                        defer { lastSeen[sender] = value }
+                        return value > lastSeen[sender]
+                    }
+                    if !inOrder { outOfOrder.increment() }
+                }
+                observation.detach()
+            }
+        }
+        input.sendCompleted()
+        for sender in 0..<2 {  // the permanent observer got every value, each sender's in order
+            let expected = Array(sender * perSender..<(sender + 1) * perSender)
+            #expect(permanent.all.filter { $0 / perSender == sender } == expected)
+        }
+        #expect(permanent.all.count == 2 * perSender)
+        #expect(outOfOrder.count == 0)  // a short-lived observer sees an ordered part of the flow
+    }
+
     @Test func terminalEventIsDeliveredExactlyOnceWhenSendersRace() {
         for _ in 0..<stressIterations(2_000, atLeast: 500) {
             let (signal, input) = Signal<Int>.pipe()
