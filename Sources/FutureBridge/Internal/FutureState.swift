@@ -22,24 +22,18 @@ enum Callback<Value: Sendable>: Sendable {
     /// Runs the handler on this thread with its part of `outcome`, if `outcome` has it.
     @inlinable
     func callAsFunction(_ outcome: Outcome<Value>) {
-        switch self {
-        case .outcome(let body): body(outcome)
-        case .success(let body): if case .success(let value) = outcome { body(value) }
-        case .failure(let body): if case .failure(let error) = outcome { body(error) }
-        case .cancelled(let body): if case .cancelled = outcome { body() }
-        case .always(let body): body()
-        }
+        // Not `.inline`: that static is a lazily initialized global, checked on each access.
+        run(with: outcome, in: ExecutionContext(kind: .inline))
     }
 
-    /// Runs the handler in `context` with its part of `outcome`; schedules nothing when
-    /// `outcome` does not have it.
-    @inlinable
+    /// Runs the handler in `context` with its part of `outcome` (a direct call for
+    /// ``ExecutionContext/inline``); schedules nothing when `outcome` does not have it.
+    @inlinable @inline(__always)
     func run(with outcome: Outcome<Value>, in context: ExecutionContext) {
-        if context.isInline { return self(outcome) }
         switch self {
-        case .outcome(let body): context.execute { body(outcome) }
-        case .success(let body): if case .success(let value) = outcome { context.execute { body(value) } }
-        case .failure(let body): if case .failure(let error) = outcome { context.execute { body(error) } }
+        case .outcome(let body): context.run(body, with: outcome)
+        case .success(let body): if case .success(let value) = outcome { context.run(body, with: value) }
+        case .failure(let body): if case .failure(let error) = outcome { context.run(body, with: error) }
         case .cancelled(let body): if case .cancelled = outcome { context.execute(body) }
         case .always(let body): context.execute(body)
         }
@@ -83,7 +77,7 @@ enum CancelActions {
     func run() {
         switch self {
         case .none: break
-        case .forward(let upstream): upstream.withdrawInterest(cancelling: true)
+        case .forward(let upstream): CancelAction.forward(upstream)()
         case .list(let actions): for action in actions { action() }
         }
     }
