@@ -1,15 +1,19 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
     name: "FutureBridge",
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
     products: [
         .library(name: "FutureBridge", targets: ["FutureBridge"]),
         .library(name: "Reactive", targets: ["Reactive"]),
     ],
     targets: [
-        .target(name: "FutureBridge"),
-        .target(name: "Reactive", dependencies: ["FutureBridge"]),
+        .target(name: "FutureBridge", dependencies: ["FutureBridgeAtomics"]),
+        // C11 atomics for every deployment target (the standard library's `Atomic` needs
+        // macOS 15 / iOS 18): a target of this package, not a dependency.
+        .target(name: "FutureBridgeAtomics"),
+        .target(name: "Reactive", dependencies: ["FutureBridge", "FutureBridgeAtomics"]),
         .testTarget(name: "FutureBridgeTests", dependencies: ["FutureBridge", "LoopbackHTTP", "TestSupport"]),
         .testTarget(name: "ReactiveTests", dependencies: ["Reactive", "FutureBridge", "TestSupport"]),
         // Helpers both test targets share: manual executor and clock, counters, TestError.

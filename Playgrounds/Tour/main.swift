@@ -9,7 +9,6 @@ import Foundation
 import FutureBridge
 import LoopbackHTTP
 import Reactive
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -42,7 +41,7 @@ let parsed = Future(on: .queue(worker)) { () throws -> Int in
 // Synchronous code can block for a value with a timeout (never from async code: the
 // compiler refuses, as it would here at top level, which is async).
 func legacySynchronousCaller<Value>(_ future: Future<Value>) throws -> Value {
-    try future.wait(timeout: .seconds(5))
+    try future.wait(deadline: .now() + .seconds(5))
 }
 print("Future(on: .queue(worker)) waited for:", try legacySynchronousCaller(parsed))
 
@@ -237,11 +236,19 @@ patient.onCancelRequest { promise in
     print("timeout: the slow producer got a cancel request")
     promise.cancel()
 }
-print("timeout after 10 ms:", await patient.future.timeout(after: .milliseconds(10)).outcome)
+// Every time function has a `DispatchTimeInterval` form for every deployment target, and
+// a `Duration` form measured on a `Clock` (macOS 13, iOS 16 and later).
+print("timeout after 10 ms:", await patient.future.timeout(after: .milliseconds(10), timekeeper: .dispatch).outcome)
+if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
+    let unanswered = Promise<Int>()
+    print("the same on a clock:", await unanswered.future.timeout(after: .milliseconds(10)).outcome)
+    unanswered.cancel()
+}
 
-let attempts = Atomic(0)
-let flaky = retry(attempts: 3, delay: .exponential(initial: .milliseconds(1))) { () -> Future<String> in
-    let attempt = attempts.add(1, ordering: .relaxed).newValue
+// A promise completes once: the first of these still pending numbers each attempt.
+let attemptNumbers = (1...3).map { _ in Promise<Void>() }
+let flaky = retry(attempts: 3, delay: .exponential(initialInterval: .milliseconds(1))) { () -> Future<String> in
+    let attempt = attemptNumbers.firstIndex { $0.succeed() }! + 1
     return attempt < 3 ? Future(error: URLError(.timedOut)) : Future(value: "ok on attempt \(attempt)")
 }
 print("retry with exponential backoff:", try await flaky.value)
@@ -253,14 +260,15 @@ let steps = (1...3).map { step in
 print("FutureFIFO:", try await whenAll(steps).value)
 
 let cache = FutureCache<String, Int>()
-let fetches = Atomic(0)
+let fetches = (0..<5).map { _ in Promise<Void>() }  // one completed per fetch
 let lookups = (0..<5).map { _ in
     cache.findOrFetch("answer") { _ in
-        fetches.add(1, ordering: .relaxed)
-        return Future.after(.milliseconds(5)).map { 42 }
+        _ = fetches.first { $0.succeed() }
+        return Future.after(.milliseconds(5), timekeeper: .dispatch).map { 42 }
     }
 }
-print("FutureCache: five lookups,", try await whenAll(lookups).value, "from", fetches.load(ordering: .relaxed), "fetch")
+let fetchCount = fetches.filter(\.isCompleted).count
+print("FutureCache: five lookups,", try await whenAll(lookups).value, "from", fetchCount, "fetch")
 
 let onWorker = await Future(value: 1).yield(on: .queue(worker)).map { _ in
     DispatchQueue.getSpecific(key: workerKey) ?? "elsewhere"
@@ -278,19 +286,18 @@ print("filter + map + take(first: 2), collected:", try await collected.value)
 
 // mapFuture: each value starts a future; .latest cancels the superseded one.
 let (queries, queryInput) = Signal<String>.pipe()
-let pendingSearches = Mutex([String: Promise<String>]())
+let searches = ["fut": Promise<String>(), "future": Promise<String>()]  // stand-ins for requests
 let results = queries.mapFuture(.latest) { query in
-    let search = Promise<String>()
+    let search = searches[query]!
     search.onCancelRequest { promise in
         print("mapFuture(.latest): superseded search for \"\(query)\" got a cancel request")
         promise.cancel()
     }
-    pendingSearches.withLock { $0[query] = search }
     return search.future
 }.collect()
 queryInput.send("fut")
 queryInput.send("future")  // cancels the search for "fut"
-pendingSearches.withLock { $0["future"] }?.succeed("FutureBridge")
+searches["future"]!.succeed("FutureBridge")
 queryInput.sendCompleted()
 print("mapFuture(.latest) results:", try await results.value)
 

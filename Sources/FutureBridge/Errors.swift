@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The failure of a future whose promise was released while the future was pending.
 ///
 /// Typical cause: a callback API dropped its completion handler without calling it.
@@ -21,22 +23,49 @@ public struct AbandonedPromiseError: Error, Sendable, Equatable, CustomStringCon
     }
 }
 
-/// The failure of a ``Future/timeout(after:clock:)`` future, or of a blocking
-/// ``Future/wait(timeout:)``, that ran out of time.
+/// The failure of a ``Future/timeout(after:clock:)`` or
+/// ``Future/timeout(after:timekeeper:)`` future, or of a blocking ``Future/wait(timeout:)``
+/// or ``Future/wait(deadline:)``, that ran out of time.
 ///
 /// A `timeout` future also sends a cancel request to the future it was waiting for; a
 /// `wait` leaves the future untouched.
 public struct TimeoutError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// How long the caller waited.
-    public let timeout: Duration
+    /// How long the caller waited, in nanoseconds (`UInt64.max`: without end).
+    public let nanoseconds: UInt64
 
-    /// Creates the error for a wait of `timeout`.
-    public init(timeout: Duration) {
-        self.timeout = timeout
+    /// Creates the error for a wait of `nanoseconds`.
+    ///
+    /// - Parameter nanoseconds: How long the wait lasted.
+    public init(nanoseconds: UInt64) {
+        self.nanoseconds = nanoseconds
     }
 
-    /// Says how long the wait lasted.
-    public var description: String { "timed out after \(timeout)" }
+    /// Creates the error for a wait of `interval`.
+    ///
+    /// - Parameter interval: How long the wait lasted.
+    public init(interval: DispatchTimeInterval) {
+        self.init(nanoseconds: interval.nanoseconds)
+    }
+
+    /// Creates the error for a wait of `timeout`.
+    ///
+    /// - Parameter timeout: How long the wait lasted.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    public init(timeout: Duration) {
+        self.init(nanoseconds: timeout.nanoseconds)
+    }
+
+    /// How long the caller waited.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    public var timeout: Duration { Duration(nanoseconds: nanoseconds) }
+
+    /// How long the caller waited, as a Dispatch interval.
+    public var interval: DispatchTimeInterval { DispatchTimeInterval(nanoseconds: nanoseconds) }
+
+    /// Says how long the wait lasted, in seconds.
+    public var description: String {
+        "timed out after \(Double(nanoseconds) / 1e9) seconds"
+    }
 }
 
 /// The failure of a future whose callback reported neither a value nor an error, such

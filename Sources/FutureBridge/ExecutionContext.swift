@@ -27,6 +27,7 @@ public struct ExecutionContext: Sendable {
     @usableFromInline
     enum Kind: Sendable {
         case inline
+        case mainImmediate
         case queue(DispatchQueue)
         case operationQueue(OperationQueue)
         case custom(Execute)
@@ -51,6 +52,18 @@ public struct ExecutionContext: Sendable {
     /// Runs closures asynchronously on `DispatchQueue.main`. Only use it in programs
     /// that drive the main queue (apps, or `dispatchMain()`).
     public static var main: ExecutionContext { ExecutionContext(kind: .queue(.main)) }
+
+    /// Runs closures at once when the completing thread is the main thread, otherwise
+    /// asynchronously on `DispatchQueue.main` (ReactiveSwift's `UIScheduler`, RxSwift's
+    /// `MainScheduler`).
+    ///
+    /// It gives up one ordering guarantee of ``main``: a closure run at once overtakes
+    /// jobs already queued on the main queue (including other FutureBridge closures
+    /// queued with ``main``), so two handlers registered with `.main` and `.mainImmediate`
+    /// may run in either order. Handlers registered with `.mainImmediate` on one future
+    /// still run in the order they were registered. Like ``main``, it needs a program
+    /// that drives the main queue whenever the completion comes from another thread.
+    public static var mainImmediate: ExecutionContext { ExecutionContext(kind: .mainImmediate) }
 
     /// Runs closures asynchronously on `queue`.
     ///
@@ -89,6 +102,8 @@ public struct ExecutionContext: Sendable {
     public func execute(_ job: @escaping @Sendable () -> Void) {
         switch kind {
         case .inline: job()
+        case .mainImmediate:
+            if Thread.isMainThread { job() } else { DispatchQueue.main.async(execute: job) }
         case .queue(let queue): queue.async(execute: job)
         case .operationQueue(let queue): queue.addOperation(job)
         case .custom(let execute): execute(job)

@@ -1,3 +1,5 @@
+import FutureBridgeAtomics
+
 extension Future {
     /// The value, awaited: returns it, throws the future's error, or throws
     /// `CancellationError` if the future was cancelled.
@@ -8,8 +10,11 @@ extension Future {
     /// and handlers are unaffected. A task that is already cancelled does not suspend.
     /// A future that is already completed returns its value without suspending, even
     /// in a cancelled task.
+    ///
+    /// The getter runs in the caller's isolation (`nonisolated(nonsending)`): awaited from
+    /// an actor, it suspends and resumes there, with no hop through the global executor.
     @inlinable
-    public var value: Value {
+    nonisolated(nonsending) public var value: Value {
         get async throws {
             try await outcome.get()
         }
@@ -18,9 +23,10 @@ extension Future {
     /// The outcome, awaited; never throws.
     ///
     /// Cancelling the awaiting `Task` returns ``Outcome/cancelled`` for this awaiter at
-    /// once (see ``value`` for what the request does upstream).
+    /// once (see ``value`` for what the request does upstream). Runs in the caller's
+    /// isolation, like ``value``.
     @inlinable
-    public var outcome: Outcome<Value> {
+    nonisolated(nonsending) public var outcome: Outcome<Value> {
         get async {
             if let outcome = storage.outcome { return outcome }
             return await storage.awaitOutcome()
@@ -29,7 +35,7 @@ extension Future {
 
     /// The outcome as a `Result`, awaited; cancellation is
     /// `.failure(CancellationError())`. Behaves like ``outcome`` under cancellation.
-    public var result: Result<Value, any Error> {
+    nonisolated(nonsending) public var result: Result<Value, any Error> {
         get async {
             await outcome.result
         }
@@ -51,10 +57,17 @@ extension Future {
     /// ``init(on:_:)``, or mark the closure `{ () async in ... }`.
     ///
     /// - Parameters:
+    /// Like `Task { }`, the closure inherits the caller's actor: written in a `@MainActor`
+    /// method it runs on the main actor and may use main-actor state; written in
+    /// non-isolated code it runs on the global concurrent executor.
+    ///
+    /// - Parameters:
     ///   - priority: The priority of the task; inherited when `nil`.
-    ///   - operation: The async work; runs wherever its isolation says (a global
-    ///     executor for a non-isolated closure).
-    public init(priority: TaskPriority? = nil, _ operation: @escaping @Sendable () async throws -> Value) {
+    ///   - operation: The async work; runs in its own isolation (by default the caller's).
+    public init(
+        priority: TaskPriority? = nil,
+        @_inheritActorContext _ operation: sending @escaping @isolated(any) () async throws -> Value
+    ) {
         let storage = FutureStorage<Value>.pending()
         storage.completeByRunning(priority: priority, operation)
         self.init(storage: storage)
@@ -68,6 +81,9 @@ extension Promise {
     /// the like return `false`). A cancel request on the future cancels the task (in
     /// addition to the handlers registered with ``onCancelRequest(_:)``).
     ///
+    /// Like `Task { }`, `operation` inherits the caller's actor (see
+    /// ``Future/init(priority:_:)``).
+    ///
     /// - Parameters:
     ///   - priority: The priority of the task; inherited when `nil`.
     ///   - operation: The async work; a thrown cancellation error completes the future as
@@ -77,10 +93,10 @@ extension Promise {
     @discardableResult
     public func complete(
         priority: TaskPriority? = nil,
-        running operation: @escaping @Sendable () async throws -> Value
+        @_inheritActorContext running operation: sending @escaping @isolated(any) () async throws -> Value
     ) -> Bool {
         guard storage.withLock({ $0.bind() }) else { return false }
-        settled.store(true, ordering: .relaxed)
+        fb_u32_store_relaxed(settledAddress, 1)
         storage.completeByRunning(priority: priority, operation)
         return true
     }

@@ -37,8 +37,8 @@ extension Future {
 /// Calls callback-based work and awaits its value: the `async` counterpart of
 /// `withCheckedThrowingContinuation`, with cancellation and misuse handled.
 ///
-/// `body` runs at once on the calling task's thread and passes the promise's `resolve`
-/// adapters to the callback API. Cancelling the awaiting task sends a cancel request to
+/// `body` runs at once, in the caller's isolation (a `@MainActor` caller's body may use
+/// main-actor state), and passes the promise's `resolve` adapters to the callback API. Cancelling the awaiting task sends a cancel request to
 /// the promise (run by the handler `body` registered with
 /// ``Promise/onCancelRequest(_:)``) and throws `CancellationError` at once. A
 /// completion handler called twice is reported, never a crash; one released without
@@ -53,6 +53,7 @@ extension Future {
 ///
 /// - Parameters:
 ///   - type: The value type, when the compiler cannot infer it.
+///   - isolation: The caller's isolation, where `body` runs; inherited by default.
 ///   - fileID: Where the bridge is created; named if the promise is abandoned.
 ///   - line: The line where the bridge is created.
 ///   - body: Starts the work.
@@ -61,8 +62,47 @@ extension Future {
 ///   bridge's misuse errors.
 public func withPromise<Value: Sendable>(
     of type: Value.Type = Value.self,
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID, line: UInt = #line,
     _ body: (Promise<Value>) throws -> Void
 ) async throws -> Value {
     try await Future(fileID: fileID, line: line, body).value
+}
+
+/// Calls callback-based work and awaits its value when the value is not `Sendable`: one
+/// producer hands it to this one consumer, which gets it as a `sending` result.
+///
+/// Behaves exactly as the `Sendable` form: `body` runs at once, in the caller's
+/// isolation; cancelling the awaiting task sends a cancel request (run by the handler
+/// `body` registered) and throws `CancellationError` at once; misuse is reported, never
+/// a crash, and an abandoned promise fails with ``AbandonedPromiseError``.
+///
+/// ```swift
+/// @MainActor func edit() async throws {
+///     let draft = try await withPromise { promise in legacy.makeDraft { promise.succeed($0) } }
+///     draft.text += "!"   // Draft is a class that is not Sendable
+/// }
+/// ```
+///
+/// - Parameters:
+///   - type: The value type, when the compiler cannot infer it.
+///   - isolation: The caller's isolation, where `body` runs; inherited by default.
+///   - fileID: Where the bridge is created; named if the promise is abandoned.
+///   - line: The line where the bridge is created.
+///   - body: Starts the work and hands the value over through the promise.
+/// - Returns: The value the callback delivered.
+/// - Throws: The callback's error, `CancellationError` when cancelled, or the
+///   bridge's misuse errors.
+public func withPromise<Value>(
+    of type: Value.Type = Value.self,
+    isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID, line: UInt = #line,
+    _ body: (SendingPromise<Value>) throws -> Void
+) async throws -> sending Value {
+    let transfer = try await withPromise(of: Transfer<Value>.self, isolation: isolation, fileID: fileID, line: line) {
+        try body(SendingPromise($0))
+    }
+    // The one consumer takes the value the producer handed over (see `Transfer`).
+    nonisolated(unsafe) let value = transfer.value
+    return value
 }

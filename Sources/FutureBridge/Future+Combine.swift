@@ -109,6 +109,7 @@ public func race<Value: Sendable>(_ futures: some Collection<Future<Value>>) -> 
 ///   - context: Where `combine` runs; ``ExecutionContext/inline`` by default.
 ///   - combine: Adds one value to the accumulated result; a throw fails the future.
 /// - Returns: A future of the accumulated result.
+@_disfavoredOverload
 public func reduce<Value: Sendable, Result: Sendable>(
     _ futures: some Collection<Future<Value>>,
     _ initial: Result,
@@ -131,6 +132,7 @@ public func reduce<Value: Sendable, Result: Sendable>(
 ///   - context: Where `combine` runs; ``ExecutionContext/inline`` by default.
 ///   - combine: Starts the step that adds one value to the accumulated result.
 /// - Returns: A future of the accumulated result.
+@_disfavoredOverload
 public func fold<Value: Sendable, Result: Sendable>(
     _ futures: some Collection<Future<Value>>,
     _ initial: Result,

@@ -26,6 +26,7 @@ extension Future {
     ///   - completion: Called exactly once; cancellation is `.failure(CancellationError())`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
+    @_disfavoredOverload
     public func deliver(
         on context: ExecutionContext = .inline,
         to completion: @escaping @Sendable (Result<Value, any Error>) -> Void
@@ -41,6 +42,7 @@ extension Future {
     ///   - completion: Called exactly once; cancellation is `(nil, CancellationError())`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
+    @_disfavoredOverload
     public func deliver(
         on context: ExecutionContext = .inline,
         to completion: @escaping @Sendable (Value?, (any Error)?) -> Void
@@ -61,6 +63,7 @@ extension Future {
     ///   - completion: Called exactly once; cancellation is `(CancellationError(), nil)`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
+    @_disfavoredOverload
     public func deliver(
         on context: ExecutionContext = .inline,
         to completion: @escaping @Sendable ((any Error)?, Value?) -> Void
@@ -78,6 +81,7 @@ extension Future {
     ///   - valueOnFailure: The value passed along with an error (`false`, `[]`, `0`...).
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
+    @_disfavoredOverload
     public func deliver(
         on context: ExecutionContext = .inline,
         to completion: @escaping @Sendable (Value, (any Error)?) -> Void,
@@ -95,6 +99,7 @@ extension Future {
     ///   - failure: Receives the error; `CancellationError` for a cancellation.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
+    @_disfavoredOverload
     public func deliver(
         on context: ExecutionContext = .inline,
         success: @escaping @Sendable (Value) -> Void,
@@ -123,6 +128,7 @@ extension Future {
     ///   - line: The line of the call site.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
+    @_disfavoredOverload
     public func deliver(
         on context: ExecutionContext = .inline,
         to completion: @escaping @Sendable (Value) -> Void,
@@ -165,6 +171,7 @@ extension Future where Value == Void {
     ///   - completion: Called exactly once; cancellation is `CancellationError()`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
+    @_disfavoredOverload
     public func deliver(
         on context: ExecutionContext = .inline,
         to completion: @escaping @Sendable ((any Error)?) -> Void
@@ -184,6 +191,7 @@ extension Future where Value == Void {
     ///   - line: The line of the call site.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
+    @_disfavoredOverload
     public func deliver(
         on context: ExecutionContext = .inline,
         to completion: @escaping @Sendable () -> Void,
@@ -203,6 +211,7 @@ extension Future {
     ///     `(nil, nil, error)` otherwise (`CancellationError()` for a cancellation).
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
+    @_disfavoredOverload
     public func deliver<First, Second>(
         on context: ExecutionContext = .inline,
         to completion: @escaping @Sendable (First?, Second?, (any Error)?) -> Void

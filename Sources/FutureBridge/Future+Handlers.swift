@@ -10,6 +10,7 @@ extension Future {
     ///   - body: Receives the outcome.
     /// - Returns: This future, so that handlers chain.
     @inlinable @discardableResult
+    @_disfavoredOverload
     public func onComplete(
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable (Outcome<Value>) -> Void
@@ -28,6 +29,7 @@ extension Future {
     ///   - body: Receives the value.
     /// - Returns: This future, so that handlers chain.
     @inlinable @discardableResult
+    @_disfavoredOverload
     public func onSuccess(
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable (Value) -> Void
@@ -46,6 +48,7 @@ extension Future {
     ///   - body: Receives the error.
     /// - Returns: This future, so that handlers chain.
     @inlinable @discardableResult
+    @_disfavoredOverload
     public func onFailure(
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable (any Error) -> Void
@@ -64,6 +67,7 @@ extension Future {
     ///   - body: Runs on cancellation.
     /// - Returns: This future, so that handlers chain.
     @inlinable @discardableResult
+    @_disfavoredOverload
     public func onCancel(
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable () -> Void
@@ -79,6 +83,7 @@ extension Future {
     ///   - body: Runs exactly once.
     /// - Returns: This future, so that handlers chain.
     @inlinable @discardableResult
+    @_disfavoredOverload
     public func always(
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable () -> Void

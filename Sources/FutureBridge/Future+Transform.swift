@@ -11,6 +11,7 @@ extension Future {
     ///   - transform: Turns the value into a new value.
     /// - Returns: The transformed future.
     @inlinable
+    @_disfavoredOverload
     public func map<NewValue>(
         on context: ExecutionContext = .inline,
         _ transform: @escaping @Sendable (Value) throws -> NewValue
@@ -33,6 +34,7 @@ extension Future {
     ///   - transform: Starts the next step.
     /// - Returns: A future of the next step's value.
     @inlinable
+    @_disfavoredOverload
     public func flatMap<NewValue>(
         on context: ExecutionContext = .inline,
         _ transform: @escaping @Sendable (Value) throws -> Future<NewValue>
@@ -57,6 +59,7 @@ extension Future {
     ///   - context: Where `transform` runs; ``ExecutionContext/inline`` by default.
     ///   - transform: Turns the error into another (a cancellation error cancels).
     /// - Returns: The future with its error replaced.
+    @_disfavoredOverload
     public func mapError(
         on context: ExecutionContext = .inline,
         _ transform: @escaping @Sendable (any Error) -> any Error
@@ -79,6 +82,7 @@ extension Future {
     ///   - context: Where `body` runs; ``ExecutionContext/inline`` by default.
     ///   - body: Produces a replacement value from the error.
     /// - Returns: The recovered future.
+    @_disfavoredOverload
     public func recover(
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable (any Error) throws -> Value
@@ -99,6 +103,7 @@ extension Future {
     ///   - context: Where `body` runs; ``ExecutionContext/inline`` by default.
     ///   - body: Starts the recovery.
     /// - Returns: The recovered future.
+    @_disfavoredOverload
     public func recover(
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable (any Error) throws -> Future
@@ -123,6 +128,7 @@ extension Future {
     ///   - context: Where `body` runs; ``ExecutionContext/inline`` by default.
     ///   - body: Starts the recovery.
     /// - Returns: The recovered future.
+    @_disfavoredOverload
     public func flatMapError(
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable (any Error) throws -> Future
@@ -144,6 +150,7 @@ extension Future {
     ///   - context: Where `predicate` runs; ``ExecutionContext/inline`` by default.
     ///   - predicate: Accepts or rejects the value.
     /// - Returns: The validated future.
+    @_disfavoredOverload
     public func validate(
         orFailWith error: any Error,
         on context: ExecutionContext = .inline,
@@ -166,6 +173,7 @@ extension Future {
     ///   - context: Where `body` runs; ``ExecutionContext/inline`` by default.
     ///   - body: The clean-up.
     /// - Returns: A future with this future's outcome.
+    @_disfavoredOverload
     public func ensure(
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable () -> Void
@@ -182,6 +190,7 @@ extension Future {
     ///   - context: Where `body` runs; ``ExecutionContext/inline`` by default.
     ///   - body: Looks at the outcome.
     /// - Returns: A future with this future's outcome.
+    @_disfavoredOverload
     public func tap(
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable (Outcome<Value>) -> Void

@@ -19,7 +19,34 @@ extension Future {
     /// - Throws: The future's error, `CancellationError` if it was cancelled, or
     ///   ``TimeoutError`` if `timeout` passed first.
     @available(*, noasync, message: "blocks a thread; use 'try await future.value' in async code")
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     public func wait(timeout: Duration) throws -> Value {
+        let nanoseconds = timeout.nanoseconds
+        return try wait(until: .now() + DispatchTimeInterval(nanoseconds: nanoseconds), reporting: nanoseconds)
+    }
+
+    /// Blocks the calling thread until the future completes or `deadline` passes; the
+    /// form for every deployment target. The same rules as ``wait(timeout:)`` apply,
+    /// deadlock hazard included.
+    ///
+    /// ```swift
+    /// let config = try loadConfig().wait(deadline: .now() + .seconds(5))
+    /// ```
+    ///
+    /// - Parameter deadline: When to give up.
+    /// - Returns: The value.
+    /// - Throws: The future's error, `CancellationError` if it was cancelled, or
+    ///   ``TimeoutError`` (with the time from the call to `deadline`) if `deadline`
+    ///   passed first.
+    @available(*, noasync, message: "blocks a thread; use 'try await future.value' in async code")
+    public func wait(deadline: DispatchTime) throws -> Value {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let end = deadline.uptimeNanoseconds
+        return try wait(until: deadline, reporting: end > start ? end - start : 0)
+    }
+
+    /// The one implementation of both forms; `waited` is what a ``TimeoutError`` reports.
+    private func wait(until deadline: DispatchTime, reporting waited: UInt64) throws -> Value {
         if let outcome = storage.outcome { return try outcome.get() }
         Trampoline.runPendingWork()
         let semaphore = DispatchSemaphore(value: 0)
@@ -37,21 +64,11 @@ extension Future {
             return nil
         }
         if let alreadyCompleted { return try alreadyCompleted.get() }
-        guard semaphore.wait(timeout: .now() + timeout.dispatchInterval) == .success,
+        guard semaphore.wait(timeout: deadline) == .success,
             let outcome = received.withLock({ $0 })
         else {
-            throw TimeoutError(timeout: timeout)
+            throw TimeoutError(nanoseconds: waited)
         }
         return try outcome.get()
-    }
-}
-
-extension Duration {
-    /// The duration as whole nanoseconds for Dispatch, clamped to what it can express.
-    var dispatchInterval: DispatchTimeInterval {
-        let (seconds, attoseconds) = components
-        guard seconds >= 0 else { return .nanoseconds(0) }
-        guard seconds < Int64(Int.max / 1_000_000_000) - 1 else { return .never }
-        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }
 }

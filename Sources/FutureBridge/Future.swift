@@ -71,7 +71,10 @@ public struct Future<Value: Sendable>: Sendable {
     }
 
     /// A future already completed with `value`.
-    @inlinable
+    ///
+    /// Disfavored so that a trailing closure (`Future { try await work() }`) always means
+    /// ``init(priority:_:)``, never a future whose value is the closure.
+    @inlinable @_disfavoredOverload
     public init(value: Value) {
         self.init(outcome: .success(value))
     }
@@ -95,6 +98,7 @@ public struct Future<Value: Sendable>: Sendable {
     /// - Parameters:
     ///   - context: Where `work` runs, for example `.global()` or `.queue(queue)`.
     ///   - work: The work; a thrown cancellation error completes the future as cancelled.
+    @_disfavoredOverload
     public init(on context: ExecutionContext, _ work: @escaping @Sendable () throws -> Value) {
         let storage = FutureStorage<Value>.pending()
         let started = OnceFlag()

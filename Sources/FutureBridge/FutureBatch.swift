@@ -57,6 +57,7 @@ public struct FutureBatch<Value: Sendable>: Sendable {
     ///   - body: Runs once per child.
     /// - Returns: This batch, so that calls chain.
     @discardableResult
+    @_disfavoredOverload
     public func onEachComplete(
         on context: ExecutionContext = .inline,
         _ body: @escaping @Sendable (_ index: Int, _ outcome: Outcome<Value>) -> Void

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A keyed cache of futures that shares in-flight work (FutureKit's `findOrFetch`).
 ///
 /// Concurrent requests for one key share one fetch. A successful value stays cached
@@ -9,30 +11,54 @@
 /// fetch gets a cancel request only once every requester has withdrawn.
 ///
 /// ```swift
-/// let avatars = FutureCache<UserID, Image>(expiresAfter: .seconds(300))
+/// let avatars = FutureCache<UserID, Image>(expiresAfter: .seconds(300))          // macOS 13, iOS 16
+/// let thumbnails = FutureCache<UserID, Image>(expiresAfter: .seconds(300), timekeeper: .dispatch)
 /// let image = avatars.findOrFetch(id) { id in api.avatar(id) }
 /// ```
 public final class FutureCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
         /// The shared future: pending until the fetch completes it.
         let storage: FutureStorage<Value>
-        /// When the value arrived (time since the cache was made); `nil` while in flight.
-        var completedAt: Duration?
+        /// When the value arrived (the timekeeper's nanoseconds); `nil` while in flight.
+        var completedAt: UInt64?
     }
 
     private let entries = Locked([Key: Entry]())
-    private let lifetime: Duration?
-    private let elapsed: @Sendable () -> Duration
+    /// How long a value stays, in nanoseconds; `nil` for ever.
+    private let lifetime: UInt64?
+    private let now: @Sendable () -> UInt64
 
-    /// Creates an empty cache.
+    /// Creates an empty cache whose values never expire.
+    public init() {
+        self.lifetime = nil
+        self.now = { 0 }
+    }
+
+    /// Creates an empty cache whose values expire `lifetime` after they arrived, measured
+    /// on `clock`.
     ///
     /// - Parameters:
     ///   - lifetime: How long a value stays cached after it arrived; forever when `nil`.
     ///   - clock: The clock that measures the lifetime; `ContinuousClock()` by default.
-    public init<C: Clock<Duration>>(expiresAfter lifetime: Duration? = nil, clock: C = ContinuousClock()) {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    public convenience init<C: Clock<Duration>>(expiresAfter lifetime: Duration?, clock: C = ContinuousClock()) {
+        self.init(lifetime: lifetime?.nanoseconds, timekeeper: .clock(clock))
+    }
+
+    /// Creates an empty cache whose values expire `lifetime` after they arrived, measured
+    /// by `timekeeper`; the form for every deployment target.
+    ///
+    /// - Parameters:
+    ///   - lifetime: How long a value stays cached after it arrived; forever when `nil`.
+    ///   - timekeeper: What measures the lifetime; ``Timekeeper/dispatch`` for
+    ///     `DispatchTime` uptime.
+    public convenience init(expiresAfter lifetime: DispatchTimeInterval?, timekeeper: Timekeeper) {
+        self.init(lifetime: lifetime?.nanoseconds, timekeeper: timekeeper)
+    }
+
+    private init(lifetime: UInt64?, timekeeper: Timekeeper) {
         self.lifetime = lifetime
-        let start = clock.now
-        self.elapsed = { start.duration(to: clock.now) }
+        self.now = timekeeper.now
     }
 
     /// The future of `key`'s value: the cached value, the fetch in flight, or a new fetch.
@@ -49,7 +75,7 @@ public final class FutureCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         _ key: Key,
         fetch: (Key) throws -> Future<Value>
     ) -> Future<Value> {
-        let now = lifetime == nil ? nil : elapsed()
+        let now = lifetime == nil ? nil : self.now()
         let (shared, isNew) = entries.withLock { entries in
             if let entry = entries[key], isLive(entry, now: now) { return (entry.storage, false) }
             let placeholder = FutureStorage<Value>.pending()
@@ -88,15 +114,15 @@ public final class FutureCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         entries.withLock { $0.count }
     }
 
-    private func isLive(_ entry: Entry, now: Duration?) -> Bool {
+    private func isLive(_ entry: Entry, now: UInt64?) -> Bool {
         guard let lifetime, let now, let completedAt = entry.completedAt else { return true }
-        return now - completedAt < lifetime
+        return now &- completedAt < lifetime
     }
 
     /// A success is kept (stamped for expiry); a failure or a cancellation evicts the
     /// entry, unless it was replaced meanwhile.
     private func settle(_ key: Key, _ shared: FutureStorage<Value>, with outcome: Outcome<Value>) {
-        let now = elapsed()
+        let now = self.now()
         let evicted = entries.withLock { entries -> Entry? in
             guard let entry = entries[key], entry.storage.box === shared.box else { return nil }
             if case .success = outcome {

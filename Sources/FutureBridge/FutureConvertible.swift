@@ -19,7 +19,13 @@
 ///
 /// Cancel requests on a future derived from a conforming value travel to the future its
 /// ``future`` property returned, as for any future.
-public protocol FutureConvertible<Value>: Sendable {
+///
+/// The protocol does not require `Sendable`, so a main-actor type conforms as it is (in a
+/// module that is main-actor by default, the conformance is main-actor-isolated): its
+/// ``future`` is then read on the main actor, by ``value``,
+/// ``Future/flatMap(on:_:)-(MainActorContext,_)`` and ``Promise/complete(using:)`` called
+/// from there.
+public protocol FutureConvertible<Value> {
     /// The type of the value produced.
     associatedtype Value: Sendable
 
@@ -33,7 +39,7 @@ public protocol FutureConvertible<Value>: Sendable {
 extension FutureConvertible {
     /// The value, awaited: see ``Future/value``. Cancelling the awaiting `Task` withdraws
     /// its interest in ``future`` and throws `CancellationError` at once.
-    public var value: Value {
+    nonisolated(nonsending) public var value: Value {
         get async throws {
             try await future.value
         }
@@ -60,7 +66,8 @@ extension Future {
     ///   - transform: Starts the next step.
     /// - Returns: A future of the next step's value.
     @inlinable
-    public func flatMap<Next: FutureConvertible>(
+    @_disfavoredOverload
+    public func flatMap<Next: FutureConvertible & SendableMetatype>(
         on context: ExecutionContext = .inline,
         _ transform: @escaping @Sendable (Value) throws -> Next
     ) -> Future<Next.Value> {

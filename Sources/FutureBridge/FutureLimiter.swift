@@ -60,6 +60,7 @@ public final class FutureLimiter: Sendable {
     ///   - context: Where `work` runs.
     ///   - work: Starts one unit of work.
     /// - Returns: A future that follows the future `work` returns.
+    @_disfavoredOverload
     public func add<Value: Sendable>(
         on context: ExecutionContext = .inline,
         _ work: @escaping @Sendable () throws -> Future<Value>
@@ -134,6 +135,7 @@ public final class FutureFIFO: Sendable {
     ///   - context: Where `work` runs.
     ///   - work: Starts one unit of work.
     /// - Returns: A future that follows the future `work` returns.
+    @_disfavoredOverload
     public func add<Value: Sendable>(
         on context: ExecutionContext = .inline,
         _ work: @escaping @Sendable () throws -> Future<Value>

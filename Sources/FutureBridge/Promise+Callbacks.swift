@@ -1,3 +1,5 @@
+import FutureBridgeAtomics
+
 /// Completion handlers of every common shape, to pass straight to a callback API.
 ///
 /// Each `resolve` (and ``reject(_:)``) is meant to be handed over as the completion
@@ -71,7 +73,7 @@ extension Promise {
 
     /// Completes on behalf of a completion-handler adapter; reports a second adapter call.
     func adapterCompletes(_ outcome: Outcome<Value>) {
-        let isFirstCall = !adapterCalled.exchange(true, ordering: .acquiringAndReleasing)
+        let isFirstCall = fb_u32_exchange_acq_rel(adapterCalledAddress, 1) == 0
         complete(with: outcome)
         guard !isFirstCall else { return }
         Diagnostics.report(

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import FutureBridgeAtomics
 
 /// The write side of a ``Future``: the producer completes it, exactly once.
 ///
@@ -31,18 +31,15 @@ import Synchronization
 /// ``AbandonedPromiseError``, naming the `#fileID:#line` where the promise was created,
 /// and ``Diagnostics`` reports it. Awaiting tasks resume; nothing hangs or leaks.
 public final class Promise<Value: Sendable>: Sendable {
+    /// Two atomic flags, the first stored property so that their address is stable; only
+    /// ever reached through ``settledAddress`` and ``adapterCalledAddress``.
+    @usableFromInline
+    nonisolated(unsafe) var flags = PromiseFlags()
     @usableFromInline
     let storage: FutureStorage<Value>
     @usableFromInline
     let fileID: CompactStaticString
-    /// Set once this promise completed (or bound) its future, so that `deinit` can skip
-    /// the lock. Relaxed is enough: `deinit` runs after every other reference is gone.
-    @usableFromInline
-    let settled = Atomic<Bool>(false)
-    /// Set by the first call of a completion-handler adapter (``resolve(_:)`` and the
-    /// like), so that a second call is reported as misuse.
-    let adapterCalled = Atomic<Bool>(false)
-    /// 32 bits, and the fields in this order, so that the object is 40 bytes (a 48-byte
+    /// 32 bits, and the fields in this order, so that the object is 48 bytes (a 48-byte
     /// allocation): M1 in the Benchmarks package counts every byte a pending future keeps.
     @usableFromInline
     let line: UInt32
@@ -59,8 +56,22 @@ public final class Promise<Value: Sendable>: Sendable {
         self.line = UInt32(truncatingIfNeeded: line)
     }
 
+    /// Set once this promise completed (or bound) its future, so that `deinit` can skip
+    /// the lock. Relaxed is enough: `deinit` runs after every other reference is gone.
+    @inlinable @inline(__always)
+    var settledAddress: UnsafeMutablePointer<UInt32> {
+        firstStoredProperty(of: self)
+    }
+
+    /// Set by the first call of a completion-handler adapter (``resolve(_:)`` and the
+    /// like), so that a second call is reported as misuse.
+    var adapterCalledAddress: UnsafeMutablePointer<UInt32> {
+        let flags = UnsafeMutableRawPointer(firstStoredProperty(of: self, as: PromiseFlags.self))
+        return (flags + MemoryLayout<PromiseFlags>.offset(of: \.adapterCalled)!).assumingMemoryBound(to: UInt32.self)
+    }
+
     deinit {
-        if !settled.load(ordering: .relaxed) { abandon() }
+        if fb_u32_load_relaxed(settledAddress) == 0 { abandon() }
     }
 
     /// Fails the future of a promise released while pending. A function of its own so
@@ -95,7 +106,7 @@ public final class Promise<Value: Sendable>: Sendable {
     @inlinable
     public func complete(with outcome: Outcome<Value>) -> Bool {
         guard storage.complete(outcome) else { return false }
-        settled.store(true, ordering: .relaxed)
+        fb_u32_store_relaxed(settledAddress, 1)
         return true
     }
 
@@ -140,16 +151,19 @@ public final class Promise<Value: Sendable>: Sendable {
     @discardableResult
     public func complete(using other: some FutureConvertible<Value>) -> Bool {
         guard storage.complete(using: other.future.storage) else { return false }
-        settled.store(true, ordering: .relaxed)
+        fb_u32_store_relaxed(settledAddress, 1)
         return true
     }
 
     /// Registers what to do when a consumer requests cancellation.
     ///
-    /// The handler runs at most once, on the thread that made the request (a
-    /// `cancel()` call, a cancelled `Task`), never under a lock. If a request already
-    /// arrived, it runs at once on this thread. If the future completes first, it never
-    /// runs and is released. Each registered handler runs; they run in order.
+    /// The handler runs at most once, never under a lock, in the isolation of the code
+    /// that registers it: registered from non-isolated code, on the thread that made the
+    /// request (a `cancel()` call, a cancelled `Task`); registered from the main actor
+    /// (or another actor), on that actor: at once if the request is made there, else in
+    /// a task on it. If a request already arrived, it runs now. If the future completes
+    /// first, it never runs and is released. Handlers registered from one place run in
+    /// order.
     ///
     /// The handler receives this promise: use the parameter rather than capturing the
     /// promise, so the handler does not keep the promise alive by itself (a promise
@@ -160,12 +174,18 @@ public final class Promise<Value: Sendable>: Sendable {
     /// promise.onCancelRequest { _ in task.cancel() }   // the callback then reports cancellation
     /// ```
     ///
-    /// - Parameter handler: Decides what to do: stop the work and complete the promise
-    ///   as cancelled (now or later), or ignore the request and keep going.
-    public func onCancelRequest(_ handler: @escaping @Sendable (Promise<Value>) -> Void) {
+    /// - Parameters:
+    ///   - isolation: Where the handler runs; the caller's isolation by default.
+    ///   - handler: Decides what to do: stop the work and complete the promise as
+    ///     cancelled (now or later), or ignore the request and keep going.
+    public func onCancelRequest(
+        isolation: isolated (any Actor)? = #isolation,
+        _ handler: sending @escaping (Promise<Value>) -> Void
+    ) {
+        let call = IsolatedCall(isolation: isolation, handler)
         storage.addCancelHandler { [weak self] in
             guard let self else { return }
-            handler(self)
+            call.run(self)
         }
     }
 
@@ -173,9 +193,10 @@ public final class Promise<Value: Sendable>: Sendable {
     /// line: on a request, calls `cancel` and completes the future as cancelled.
     ///
     /// Pass the operation's cancel function: a `URLSessionTask`, a `DispatchWorkItem`, a
-    /// `Process` (`terminate`), a `Task`, a `DispatchSource`, anything with a `cancel()`.
-    /// A completion the operation reports afterwards (typically its own cancellation
-    /// error) finds the future completed and is ignored without a report.
+    /// `Task`, a `DispatchSource`, anything with a `cancel()`, or a main-actor method such
+    /// as a view model's own `cancel`. A completion the operation reports afterwards
+    /// (typically its own cancellation error) finds the future completed and is ignored
+    /// without a report.
     ///
     /// ```swift
     /// let task = session.dataTask(with: url, completionHandler: promise.resolve)
@@ -183,40 +204,58 @@ public final class Promise<Value: Sendable>: Sendable {
     /// task.resume()
     /// ```
     ///
-    /// `cancel` runs at most once, on the thread that made the request, never under a
-    /// lock; it does not run if the future completes first. Like
-    /// ``onCancelRequest(_:)``, it does not keep the promise alive.
+    /// `cancel` runs at most once, never under a lock, in the caller's isolation (see
+    /// ``onCancelRequest(isolation:_:)``): from non-isolated code on the thread that made
+    /// the request, from the main actor on the main actor. It does not run if the future
+    /// completes first, and it does not keep the promise alive.
     ///
-    /// - Parameter cancel: Stops the underlying work.
-    public func cancelOnRequest(_ cancel: @escaping @Sendable () -> Void) {
-        onCancelRequest { promise in
+    /// - Parameters:
+    ///   - isolation: Where `cancel` runs; the caller's isolation by default.
+    ///   - cancel: Stops the underlying work.
+    public func cancelOnRequest(
+        isolation: isolated (any Actor)? = #isolation,
+        _ cancel: sending @escaping () -> Void
+    ) {
+        let call = IsolatedCall<Promise<Value>>(isolation: isolation) { promise in
             cancel()
             promise.cancel()
+        }
+        storage.addCancelHandler { [weak self] in
+            guard let self else { return }
+            call.run(self)
         }
     }
 
     /// Connects cancel requests to a `DispatchWorkItem`: on a request, cancels the item
-    /// (if it has not started, it never runs) and completes the future as cancelled.
-    /// Otherwise as ``cancelOnRequest(_:)-(()->Void)``.
+    /// (if it has not started, it never runs) and completes the future as cancelled, on
+    /// the thread that made the request. Otherwise as
+    /// ``cancelOnRequest(isolation:_:)``.
     ///
     /// - Parameter workItem: The work item that will complete the promise.
     public func cancelOnRequest(_ workItem: DispatchWorkItem) {
         // `DispatchWorkItem.cancel()` may be called from any thread (it is
         // `dispatch_block_cancel`); only the Linux overlay lacks the `Sendable` mark.
         nonisolated(unsafe) let workItem = workItem
-        cancelOnRequest { workItem.cancel() }
+        storage.addCancelHandler { [weak self] in
+            workItem.cancel()
+            self?.cancel()
+        }
     }
 
     /// Connects cancel requests to a dispatch source (a timer, a signal or file
     /// source): on a request, cancels the source (its event handler runs no more) and
-    /// completes the future as cancelled. Otherwise as ``cancelOnRequest(_:)-(()->Void)``.
+    /// completes the future as cancelled, on the thread that made the request. Otherwise
+    /// as ``cancelOnRequest(isolation:_:)``.
     ///
     /// - Parameter source: The source whose event handler will complete the promise.
     public func cancelOnRequest(_ source: any DispatchSourceProtocol) {
         // `dispatch_source_cancel` may be called from any thread; only the Linux overlay
         // lacks the `Sendable` mark.
         nonisolated(unsafe) let source = source
-        cancelOnRequest { source.cancel() }
+        storage.addCancelHandler { [weak self] in
+            source.cancel()
+            self?.cancel()
+        }
     }
 
     /// Whether a consumer requested cancellation, for producers that poll (for example
@@ -240,4 +279,14 @@ extension Promise where Value == Void {
     public func succeed() -> Bool {
         succeed(())
     }
+}
+
+/// A promise's atomic flags (0 or 1 each), kept at the start of the object.
+@usableFromInline
+struct PromiseFlags: Sendable {
+    @usableFromInline var settled: UInt32 = 0
+    @usableFromInline var adapterCalled: UInt32 = 0
+
+    @inlinable
+    init() {}
 }

@@ -1,18 +1,34 @@
 import Foundation
 
-/// How long ``retry(attempts:delay:clock:if:on:_:)`` waits before each new attempt.
+/// How long ``retry(attempts:delay:clock:if:on:_:)`` and
+/// ``retry(attempts:delay:timekeeper:if:on:_:)`` wait before each new attempt.
+///
+/// Each kind of delay comes as a `Duration` (macOS 13, iOS 16, tvOS 16, watchOS 9) and as
+/// a `DispatchTimeInterval` (every deployment target), with the same meaning.
 public struct RetryDelay: Sendable {
-    /// The wait before retry number `retry` (1 for the second attempt).
-    let delayBeforeRetry: @Sendable (_ retry: Int) -> Duration
+    /// The wait before retry number `retry` (1 for the second attempt), in nanoseconds.
+    let nanosecondsBeforeRetry: @Sendable (_ retry: Int) -> UInt64
 
     /// Retries at once.
-    public static let none = RetryDelay { _ in .zero }
+    public static let none = RetryDelay { _ in 0 }
 
     /// Waits `delay` before every retry.
     ///
     /// - Parameter delay: The wait.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     public static func constant(_ delay: Duration) -> RetryDelay {
-        RetryDelay { _ in delay }
+        constant(nanoseconds: delay.nanoseconds)
+    }
+
+    /// Waits `interval` before every retry.
+    ///
+    /// - Parameter interval: The wait.
+    public static func constant(interval: DispatchTimeInterval) -> RetryDelay {
+        constant(nanoseconds: interval.nanoseconds)
+    }
+
+    static func constant(nanoseconds: UInt64) -> RetryDelay {
+        RetryDelay { _ in nanoseconds }
     }
 
     /// Waits `initial` before the first retry, multiplied by `multiplier` for each
@@ -22,24 +38,53 @@ public struct RetryDelay: Sendable {
     ///   - initial: The wait before the first retry.
     ///   - multiplier: The factor between consecutive waits; 2 by default.
     ///   - maximum: The longest wait.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     public static func exponential(
         initial: Duration, multiplier: Double = 2, maximum: Duration = .seconds(60)
     ) -> RetryDelay {
+        exponential(initialNanoseconds: initial.nanoseconds, multiplier: multiplier, maximum: maximum.nanoseconds)
+    }
+
+    /// Waits `initialInterval` before the first retry, multiplied by `multiplier` for
+    /// each further one, never more than `maximumInterval` (exponential backoff).
+    ///
+    /// - Parameters:
+    ///   - initialInterval: The wait before the first retry.
+    ///   - multiplier: The factor between consecutive waits; 2 by default.
+    ///   - maximumInterval: The longest wait; a minute by default.
+    public static func exponential(
+        initialInterval: DispatchTimeInterval, multiplier: Double = 2,
+        maximumInterval: DispatchTimeInterval = .seconds(60)
+    ) -> RetryDelay {
+        exponential(
+            initialNanoseconds: initialInterval.nanoseconds, multiplier: multiplier,
+            maximum: maximumInterval.nanoseconds)
+    }
+
+    static func exponential(initialNanoseconds initial: UInt64, multiplier: Double, maximum: UInt64) -> RetryDelay {
         RetryDelay { retry in
-            let (seconds, attoseconds) = initial.components
-            let nanoseconds =
-                (Double(seconds) * 1e9 + Double(attoseconds) * 1e-9) * pow(multiplier, Double(max(0, retry - 1)))
+            let nanoseconds = Double(initial) * pow(multiplier, Double(max(0, retry - 1)))
             // Whole nanoseconds, so that 100 ms x 3 is exactly 300 ms.
-            guard nanoseconds.isFinite, nanoseconds < 1e18 else { return maximum }
-            return min(.nanoseconds(Int64(nanoseconds.rounded())), maximum)
+            guard nanoseconds.isFinite, nanoseconds < Double(maximum) else { return maximum }
+            return UInt64(max(0, nanoseconds.rounded()))
         }
     }
 
     /// Waits what `delay` returns for each retry number (1 for the second attempt).
     ///
-    /// - Parameter delay: The wait before a retry.
+    /// - Parameter delay: The wait before a retry; runs where the failed attempt ended.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     public static func custom(_ delay: @escaping @Sendable (_ retry: Int) -> Duration) -> RetryDelay {
-        RetryDelay(delayBeforeRetry: delay)
+        RetryDelay { retry in delay(retry).nanoseconds }
+    }
+
+    /// Waits what `interval` returns for each retry number (1 for the second attempt).
+    ///
+    /// - Parameter interval: The wait before a retry; runs where the failed attempt ended.
+    public static func custom(intervals interval: @escaping @Sendable (_ retry: Int) -> DispatchTimeInterval)
+        -> RetryDelay
+    {
+        RetryDelay { retry in interval(retry).nanoseconds }
     }
 }
 
@@ -61,16 +106,56 @@ public struct RetryDelay: Sendable {
 /// - Parameters:
 ///   - attempts: How many times to run `operation` at most (at least once).
 ///   - delay: The wait before each retry; ``RetryDelay/none`` by default.
-///   - clock: The clock to measure the waits with; `ContinuousClock()` by default.
+///   - clock: The clock to measure the waits with (without one,
+///     ``retry(attempts:delay:timekeeper:if:on:_:)`` waits with Dispatch timers).
 ///   - shouldRetry: Whether a failure is worth another attempt; always by default.
 ///     Cancellations are never retried. Runs where the failed attempt completed.
 ///   - context: Where `operation` runs; ``ExecutionContext/inline`` by default.
 ///   - operation: Starts one attempt.
 /// - Returns: A future of the first successful attempt's value.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public func retry<Value: Sendable, C: Clock<Duration>>(
     attempts: Int,
     delay: RetryDelay = .none,
-    clock: C = ContinuousClock(),
+    clock: C,
+    if shouldRetry: @escaping @Sendable (any Error) -> Bool = { _ in true },
+    on context: ExecutionContext = .inline,
+    _ operation: @escaping @Sendable () -> Future<Value>
+) -> Future<Value> {
+    retry(attempts: attempts, delay: delay, timekeeper: .clock(clock), if: shouldRetry, on: context, operation)
+}
+
+/// Runs `operation` until its future succeeds, at most `attempts` times, waiting
+/// `delay` between attempts as measured by `timekeeper`, and only while `shouldRetry`
+/// accepts the error; the form for every deployment target.
+///
+/// Behaves exactly as ``retry(attempts:delay:clock:if:on:_:)``: the result completes like
+/// the last attempt; a cancel request travels to the attempt in progress, or ends the wait
+/// between two attempts; `operation` runs on `context` (with ``ExecutionContext/inline``,
+/// on the thread that ends the previous attempt or wait, the first time on the calling
+/// thread).
+///
+/// ```swift
+/// let page = retry(attempts: 4, delay: .exponential(initialInterval: .milliseconds(200)), timekeeper: .dispatch) {
+///     fetch(url)
+/// }
+/// ```
+///
+/// - Parameters:
+///   - attempts: How many times to run `operation` at most (at least once).
+///   - delay: The wait before each retry; ``RetryDelay/none`` by default.
+///   - timekeeper: What measures the waits; ``Timekeeper/dispatch`` (Dispatch timers on the
+///     global queue) by default.
+///   - shouldRetry: Whether a failure is worth another attempt; always by default.
+///     Cancellations are never retried. Runs where the failed attempt completed.
+///   - context: Where `operation` runs; ``ExecutionContext/inline`` by default.
+///   - operation: Starts one attempt.
+/// - Returns: A future of the first successful attempt's value.
+@_disfavoredOverload
+public func retry<Value: Sendable>(
+    attempts: Int,
+    delay: RetryDelay = .none,
+    timekeeper: Timekeeper = .dispatch,
     if shouldRetry: @escaping @Sendable (any Error) -> Bool = { _ in true },
     on context: ExecutionContext = .inline,
     _ operation: @escaping @Sendable () -> Future<Value>
@@ -94,9 +179,9 @@ public func retry<Value: Sendable, C: Clock<Duration>>(
                 output.complete(outcome)
                 return
             }
-            let wait = delay.delayBeforeRetry(number)
-            guard wait > .zero else { return attempt(number + 1) }
-            let timer = Future<Void>.after(wait, clock: clock)
+            let wait = delay.nanosecondsBeforeRetry(number)
+            guard wait > 0 else { return attempt(number + 1) }
+            let timer = Future<Void>.after(nanoseconds: wait, timekeeper: timekeeper)
             guard inProgress.track(timer) else {
                 output.complete(.cancelled)
                 return

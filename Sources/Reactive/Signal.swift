@@ -1,5 +1,5 @@
 import FutureBridge
-import Synchronization
+import FutureBridgeAtomics
 
 /// A hot, multicast stream of values, ended by at most one terminal event.
 ///
@@ -32,6 +32,14 @@ import Synchronization
 /// by a terminal event, or when its last observer detaches, which interrupts the signal.
 /// Observers that attach after that get ``Event/interrupted`` at once.
 public final class Signal<Value: Sendable>: Sendable {
+    /// Bumped (inside `state`'s lock) whenever the observers change. The first stored
+    /// property, only ever reached atomically through ``observersVersionAddress``.
+    @usableFromInline
+    nonisolated(unsafe) var observersVersion = 0
+
+    @inlinable @inline(__always)
+    var observersVersionAddress: UnsafeMutablePointer<Int> { firstStoredProperty(of: self) }
+
     /// One event of a signal.
     public enum Event: Sendable {
         /// A value.
@@ -97,9 +105,6 @@ public final class Signal<Value: Sendable>: Sendable {
     let state: Locked<State>
     @usableFromInline
     let drain = SerialDrain<Event>()
-    /// Bumped (inside `state`'s lock) whenever the observers change.
-    @usableFromInline
-    let observersVersion = Atomic<Int>(0)
     /// The drainer's copy of the observers: refreshed only when ``observersVersion``
     /// moved, so a value costs no lock here.
     @usableFromInline
@@ -170,7 +175,7 @@ public final class Signal<Value: Sendable>: Sendable {
         let attach = state.withLock { state -> Attach in
             if let terminal = state.terminal { return .ended(terminal) }
             state.observers.append(observer)
-            observersVersion.add(1, ordering: .releasing)
+            fb_int_fetch_add_release(observersVersionAddress, 1)
             guard case .idle(let start) = state.source else { return .attached }
             state.source = .starting
             return .mustStart(start)
@@ -254,7 +259,7 @@ public final class Signal<Value: Sendable>: Sendable {
             // Only the drainer gets here, so the list is never touched concurrently. A
             // stale copy is harmless: an attach that races a send may miss it either way,
             // and a detached observer ignores what it is handed.
-            if deliveryList.version != observersVersion.load(ordering: .acquiring) { refreshDeliveryList() }
+            if deliveryList.version != fb_int_load_acquire(observersVersionAddress) { refreshDeliveryList() }
             deliveryList.deliver(event)
             return
         }
@@ -266,7 +271,7 @@ public final class Signal<Value: Sendable>: Sendable {
             state.source = .stopped
             defer {
                 state.observers = []
-                observersVersion.add(1, ordering: .releasing)
+                fb_int_fetch_add_release(observersVersionAddress, 1)
             }
             return (state.observers, stop)
         }
@@ -280,7 +285,7 @@ public final class Signal<Value: Sendable>: Sendable {
     @usableFromInline
     func refreshDeliveryList() {
         let (version, observers) = state.withLock { state in
-            (observersVersion.load(ordering: .relaxed), state.terminal == nil ? state.observers : [])
+            (fb_int_load_relaxed(observersVersionAddress), state.terminal == nil ? state.observers : [])
         }
         deliveryList.replace(with: observers, version: version)
     }
@@ -292,7 +297,7 @@ public final class Signal<Value: Sendable>: Sendable {
                 return false
             }
             state.observers.remove(at: index)
-            observersVersion.add(1, ordering: .releasing)
+            fb_int_fetch_add_release(observersVersionAddress, 1)
             return state.observers.isEmpty
         }
         if wasLast { send(.interrupted) }

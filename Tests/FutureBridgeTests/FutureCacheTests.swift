@@ -22,6 +22,7 @@ import Testing
         #expect(requests.withLock { $0 }.allSatisfy { $0.peek()?.value == 7 })
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func successIsCachedUntilItExpires() async {
         let clock = ManualClock()
         let cache = FutureCache<Int, Int>(expiresAfter: .seconds(10), clock: clock)

@@ -4,7 +4,7 @@ import Testing
 @testable import FutureBridge
 
 /// A third-party operation object that presents itself as a future.
-final class LegacyOperation: FutureConvertible {
+final class LegacyOperation: FutureConvertible, Sendable {
     let promise = Promise<String>()
     let cancelled = Counter()
 

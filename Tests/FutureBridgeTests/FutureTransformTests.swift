@@ -133,6 +133,7 @@ import Testing
         #expect(seen.all == [5])
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func operatorsKeepTheViewsExecutor() async {
         let executor = ManualExecutor()
         let seen = Recorder<Int>()

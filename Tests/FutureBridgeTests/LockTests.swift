@@ -1,5 +1,6 @@
 import Dispatch
-import Synchronization
+import Foundation
+import FutureBridgeAtomics
 import TestSupport
 import Testing
 
@@ -20,12 +21,12 @@ import Testing
     @Test func contendedIncrementsFromFourThreadsAreNeverLostOrOverlapping() {
         let lock = Locked<Int>(0)
         let shared = Unprotected()
-        let overlaps = Atomic<Int>(0)
+        let overlaps = Locked(0)
         let perThread = stressIterations(200_000, atLeast: 20_000)
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             for _ in 0..<perThread {
                 lock.withLock { _ in
-                    if shared.inside { overlaps.add(1, ordering: .relaxed) }
+                    if shared.inside { overlaps.withLock { $0 += 1 } }
                     shared.inside = true
                     shared.count += 1
                     shared.inside = false
@@ -33,28 +34,88 @@ import Testing
             }
         }
         #expect(lock.withLock { _ in shared.count } == 4 * perThread)
-        #expect(overlaps.load(ordering: .relaxed) == 0)
+        #expect(overlaps.withLock { $0 } == 0)
     }
 
-    @Test func aThreadParkedOnAHeldLockIsWokenByTheUnlock() {
-        let storage = Locked<Int>(0)
-        let order = Locked<[String]>([])
-        let finished = DispatchSemaphore(value: 0)
-        storage.lock()
-        DispatchQueue.global().async {
-            storage.withLock { $0 += 1 }
-            order.withLock { $0.append("waiter acquired") }
-            finished.signal()
+    // The parking word exists on Linux only (Darwin uses os_unfair_lock).
+    #if !canImport(Darwin)
+        @Test func aThreadParkedOnAHeldLockIsWokenByTheUnlock() {
+            let storage = Locked<Int>(0)
+            let order = Locked<[String]>([])
+            let finished = DispatchSemaphore(value: 0)
+            storage.lock()
+            DispatchQueue.global().async {
+                storage.withLock { $0 += 1 }
+                order.withLock { $0.append("waiter acquired") }
+                finished.signal()
+            }
+            // The waiter spins, then marks the word 2 and parks: wait for that mark.
+            while fb_u32_load_acquire(storage.wordAddress) != 2 {
+                sched_yield()
+            }
+            order.withLock { $0.append("holder unlocking") }
+            storage.unlock()
+            finished.wait()
+            #expect(order.withLock { $0 } == ["holder unlocking", "waiter acquired"])
+            #expect(storage.withLock { $0 } == 1)
+            #expect(fb_u32_load_acquire(storage.wordAddress) == 0)
         }
-        // The waiter spins, then marks the word 2 and parks: wait for that mark.
-        while storage.word.load(ordering: .acquiring) != 2 {
-            sched_yield()
+    #endif
+
+    #if DEBUG
+        @Test func takingALockTwiceOnOneThreadStopsWithAMessage() async {
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let storage = Locked(0)
+                storage.lock()
+                storage.lock()
+            }.map { result in
+                #expect(
+                    String(decoding: result.standardErrorContent, as: UTF8.self).contains("taken twice by one thread"))
+            }
         }
-        order.withLock { $0.append("holder unlocking") }
-        storage.unlock()
-        finished.wait()
-        #expect(order.withLock { $0 } == ["holder unlocking", "waiter acquired"])
-        #expect(storage.withLock { $0 } == 1)
-        #expect(storage.word.load(ordering: .acquiring) == 0)
+
+        @Test func releasingALockFromAnotherThreadStopsWithAMessage() async {
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let storage = Locked(0)
+                storage.lock()
+                let released = DispatchSemaphore(value: 0)
+                Thread.detachNewThread {
+                    storage.unlock()
+                    released.signal()
+                }
+                released.wait()
+            }.map { result in
+                #expect(
+                    String(decoding: result.standardErrorContent, as: UTF8.self)
+                        .contains("released by a thread that does not hold it"))
+            }
+        }
+    #endif
+
+    /// The atomic words live at the start of their objects and are reached through that
+    /// address only: what the atomics write is what the object's own property holds.
+    @Test func atomicWordsAreTheObjectsFirstStoredProperties() {
+        let flag = OnceFlag()
+        #expect(flag.claim())
+        #expect(flag.word == 1)
+
+        let promise = Promise<Int>()
+        promise.resolve(1)
+        #expect(promise.flags.settled == 1)
+        #expect(promise.flags.adapterCalled == 1)
+
+        let inputs = [Promise<Int>(), Promise<Int>(), Promise<Int>()]
+        let combination = Combination<Int>(inputs: inputs.map(\.future.storage.box))
+        #expect(!combination.inputCompleted())
+        #expect(combination.remaining == 2)
+        combination.complete(.cancelled)
+
+        #if !canImport(Darwin)  // an os_unfair_lock there, opaque
+            let storage = Locked(7)
+            storage.lock()
+            #expect(storage.word.platform == 1)
+            storage.unlock()
+            #expect(storage.word.platform == 0)
+        #endif
     }
 }

@@ -1,79 +1,167 @@
+import Dispatch
 import FutureBridge
 
-/// A clock whose time moves only when the test advances it, so timers, delays, timeouts
-/// and retries are tested without sleeping.
-public final class ManualClock: Clock, Sendable {
-    public struct Instant: InstantProtocol {
-        public var offset: Duration
+/// Time that moves only when the test advances it, so timers, delays, timeouts and
+/// retries are tested without sleeping.
+///
+/// It drives both forms of FutureBridge's time functions: as a Swift `Clock` (macOS 13,
+/// iOS 16 and later) and as a ``FutureBridge/Timekeeper`` (``timekeeper``, every
+/// deployment target). Sleepers and scheduled jobs wake in deadline order (ties in the
+/// order they were scheduled); a cancelled one leaves at once.
+public final class ManualClock: Sendable {
+    /// A point in this clock's time: nanoseconds since the clock was made.
+    public struct Instant: Sendable, Hashable, Comparable {
+        public var nanoseconds: UInt64
 
-        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        public func duration(to other: Instant) -> Duration { other.offset - offset }
-        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
     }
 
-    private struct Sleeper {
+    /// What wakes at a deadline: a sleeping task or a timekeeper's job.
+    private enum Wake {
+        case sleeper(UnsafeContinuation<Void, any Error>)
+        case job(@Sendable () -> Void)
+
+        func run() {
+            switch self {
+            case .sleeper(let continuation): continuation.resume()
+            case .job(let job): job()
+            }
+        }
+    }
+
+    private struct Waiting {
         var deadline: Instant
-        var continuation: UnsafeContinuation<Void, any Error>
+        var wake: Wake
     }
 
     private struct State {
-        var now = Instant(offset: .zero)
+        var now = Instant(nanoseconds: 0)
         var nextID = 0
-        var sleepers: [Int: Sleeper] = [:]
+        var waiting: [Int: Waiting] = [:]
         /// Sleeps cancelled before they registered.
         var cancelled: Set<Int> = []
+
+        mutating func newID() -> Int {
+            defer { nextID += 1 }
+            return nextID
+        }
     }
 
     private let state = Locked(State())
 
     public init() {}
 
+    /// The current time.
     public var now: Instant { state.withLock { $0.now } }
-    public var minimumResolution: Duration { .zero }
 
-    /// How many tasks are sleeping on this clock now.
-    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    /// How many tasks sleep, and jobs wait, on this clock now.
+    public var sleeperCount: Int { state.withLock { $0.waiting.count } }
 
-    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        let id = state.withLock { state in
-            defer { state.nextID += 1 }
-            return state.nextID
-        }
+    /// This clock as a ``FutureBridge/Timekeeper``, for the time functions' Dispatch-based
+    /// forms.
+    public var timekeeper: Timekeeper {
+        Timekeeper(
+            now: { [self] in now.nanoseconds },
+            schedule: { [self] nanoseconds, job in
+                let id = state.withLock { state in
+                    let id = state.newID()
+                    let deadline = state.now.nanoseconds.addingReportingOverflow(nanoseconds)
+                    state.waiting[id] = Waiting(
+                        deadline: Instant(nanoseconds: deadline.overflow ? .max : deadline.partialValue),
+                        wake: .job(job))
+                    return id
+                }
+                return { [self] in _ = state.withLock { $0.waiting.removeValue(forKey: id) } }
+            })
+    }
+
+    /// Suspends until `deadline`, or throws `CancellationError` when the task is cancelled.
+    func sleep(untilNanoseconds deadline: UInt64) async throws {
+        let id = state.withLock { $0.newID() }
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 let resumeNow: Result<Void, any Error>? = state.withLock { state in
                     if state.cancelled.remove(id) != nil { return .failure(CancellationError()) }
-                    if deadline <= state.now { return .success(()) }
-                    state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    if deadline <= state.now.nanoseconds { return .success(()) }
+                    state.waiting[id] = Waiting(deadline: Instant(nanoseconds: deadline), wake: .sleeper(continuation))
                     return nil
                 }
                 if let resumeNow { continuation.resume(with: resumeNow) }
             }
         } onCancel: {
-            let sleeper = state.withLock { state in
-                guard let sleeper = state.sleepers.removeValue(forKey: id) else {
+            let removed = state.withLock { state in
+                guard let waiting = state.waiting.removeValue(forKey: id) else {
                     state.cancelled.insert(id)
-                    return Sleeper?.none
+                    return Waiting?.none
                 }
-                return sleeper
+                return waiting
             }
-            sleeper?.continuation.resume(throwing: CancellationError())
+            if case .sleeper(let continuation)? = removed?.wake {
+                continuation.resume(throwing: CancellationError())
+            }
         }
     }
 
-    /// Moves time forward by `duration` and wakes the sleepers whose deadline passed.
-    public func advance(by duration: Duration) {
+    /// Moves time forward by `nanoseconds` and wakes, in deadline order, what is due.
+    public func advance(byNanoseconds nanoseconds: UInt64) {
         let due = state.withLock { state in
-            state.now = state.now.advanced(by: duration)
-            let due = state.sleepers.filter { $0.value.deadline <= state.now }
-            for id in due.keys { state.sleepers[id] = nil }
-            return due.values.map(\.continuation)
+            state.now.nanoseconds += nanoseconds
+            let due = state.waiting.filter { $0.value.deadline <= state.now }
+                .sorted { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }
+            for (id, _) in due { state.waiting[id] = nil }
+            return due.map(\.value.wake)
         }
-        for continuation in due { continuation.resume() }
+        for wake in due { wake.run() }
     }
 
-    /// Suspends (yielding, never sleeping) until `count` tasks sleep on this clock.
+    /// Moves time forward by `interval`.
+    public func advance(byInterval interval: DispatchTimeInterval) {
+        advance(byNanoseconds: Self.nanoseconds(interval))
+    }
+
+    /// Suspends (yielding, never sleeping) until `count` tasks sleep or jobs wait on
+    /// this clock.
     public func waitForSleepers(_ count: Int) async {
         while sleeperCount < count { await Task.yield() }
+    }
+
+    static func nanoseconds(_ interval: DispatchTimeInterval) -> UInt64 {
+        switch interval {
+        case .seconds(let value): UInt64(value) * 1_000_000_000
+        case .milliseconds(let value): UInt64(value) * 1_000_000
+        case .microseconds(let value): UInt64(value) * 1_000
+        case .nanoseconds(let value): UInt64(value)
+        default: .max
+        }
+    }
+}
+
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+extension ManualClock.Instant: InstantProtocol {
+    public func advanced(by duration: Duration) -> Self {
+        Self(nanoseconds: UInt64(Int64(nanoseconds) + ManualClock.nanoseconds(duration)))
+    }
+
+    public func duration(to other: Self) -> Duration {
+        .nanoseconds(Int64(other.nanoseconds) - Int64(nanoseconds))
+    }
+}
+
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+extension ManualClock: Clock {
+    public var minimumResolution: Duration { .zero }
+
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try await sleep(untilNanoseconds: deadline.nanoseconds)
+    }
+
+    /// Moves time forward by `duration` and wakes, in deadline order, what is due.
+    public func advance(by duration: Duration) {
+        advance(byNanoseconds: UInt64(Self.nanoseconds(duration)))
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import FutureBridgeAtomics
 
 /// The bookkeeping of a future combined from several inputs (`whenAll`, `whenAny`,
 /// `race`...): its storage, the interests it holds in its inputs, and how many inputs
@@ -10,17 +10,19 @@ import Synchronization
 /// `whenAll`) and a no-op for those already completed.
 @usableFromInline
 final class Combination<Output: Sendable>: Sendable {
+    /// How many inputs are still pending: the first stored property, only ever reached
+    /// atomically through its address (see ``firstStoredProperty(of:as:)``).
+    @usableFromInline nonisolated(unsafe) var remaining: Int
     @usableFromInline let output: FutureStorage<Output>
     @usableFromInline let inputs: [AnyFutureBox]
     @usableFromInline let withdrawn: OnceFlag
-    @usableFromInline let remaining: Atomic<Int>
 
     @inlinable
     init(inputs: [AnyFutureBox]) {
         self.output = .pending()
         self.withdrawn = OnceFlag()
         self.inputs = inputs
-        self.remaining = Atomic(inputs.count)
+        self.remaining = inputs.count
         for input in inputs { input.addInterest() }
         output.addCancelHandler { [self] in withdrawInterests() }
     }
@@ -31,7 +33,7 @@ final class Combination<Output: Sendable>: Sendable {
     /// Counts one more completed input; `true` for the last one.
     @inlinable
     func inputCompleted() -> Bool {
-        remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0
+        fb_int_fetch_add_acq_rel(firstStoredProperty(of: self), -1) == 1
     }
 
     /// Completes the combined future (the first call wins) and withdraws its interests.

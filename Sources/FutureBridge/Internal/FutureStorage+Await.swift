@@ -28,7 +28,7 @@ extension FutureStorage {
     /// Inlinable so that it is specialized for `Value` in the caller: unspecialized, the
     /// generic metadata lookups it needs were a tenth of the cost of an await.
     @inlinable
-    func awaitOutcome() async -> Outcome<Value> {
+    nonisolated(nonsending) func awaitOutcome() async -> Outcome<Value> {
         let awaiter = Awaiter<Value>()
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { continuation in
@@ -81,7 +81,7 @@ extension FutureStorage {
     /// cancel request on this future cancels the task.
     func completeByRunning(
         priority: TaskPriority?,
-        _ operation: @escaping @Sendable () async throws -> Value
+        _ operation: sending @escaping @isolated(any) () async throws -> Value
     ) {
         let task = Task(priority: priority) {
             let outcome: Outcome<Value>

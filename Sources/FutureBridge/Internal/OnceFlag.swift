@@ -1,22 +1,27 @@
-import Synchronization
+import FutureBridgeAtomics
 
 /// A flag that exactly one caller can claim.
 @usableFromInline
 package final class OnceFlag: Sendable {
+    /// 0 until claimed, then 1. The first stored property, only ever reached through
+    /// ``address`` (atomically), so that its address is stable; see `FutureBridgeAtomics`.
     @usableFromInline
-    let claimed = Atomic<Bool>(false)
+    nonisolated(unsafe) var word: UInt32 = 0
 
     @inlinable
     package init() {}
 
+    @inlinable @inline(__always)
+    var address: UnsafeMutablePointer<UInt32> { firstStoredProperty(of: self) }
+
     /// `true` for the first caller only.
     @inlinable @inline(__always)
     package func claim() -> Bool {
-        !claimed.exchange(true, ordering: .acquiringAndReleasing)
+        fb_u32_exchange_acq_rel(address, 1) == 0
     }
 
     @inlinable
     package var isClaimed: Bool {
-        claimed.load(ordering: .acquiring)
+        fb_u32_load_acquire(address) != 0
     }
 }

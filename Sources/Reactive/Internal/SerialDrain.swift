@@ -1,5 +1,5 @@
 import FutureBridge
-import Synchronization
+import FutureBridgeAtomics
 
 /// A FIFO that hands its elements to one drainer at a time, in order.
 ///
@@ -25,19 +25,23 @@ final class SerialDrain<Element: Sendable>: Sendable {
         @inlinable init() {}
     }
 
+    /// The first stored property, only ever reached atomically through ``pendingAddress``.
     @usableFromInline
-    let pending = Atomic<Int>(0)
+    nonisolated(unsafe) var pending = 0
     @usableFromInline
     let queue = Locked(Queue())
 
     @inlinable
     init() {}
 
+    @inlinable @inline(__always)
+    var pendingAddress: UnsafeMutablePointer<Int> { firstStoredProperty(of: self) }
+
     /// Becomes the drainer if nothing is pending (one compare-exchange): the caller then
     /// delivers its element directly, without queueing it, and calls ``finishOne()``.
     @inlinable @inline(__always)
     func claimIfIdle() -> Bool {
-        pending.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
+        fb_int_compare_exchange_acq_rel(pendingAddress, 0, 1)
     }
 
     /// Enqueues `element`; `true` if the caller became the drainer and must now deliver
@@ -45,14 +49,14 @@ final class SerialDrain<Element: Sendable>: Sendable {
     @inlinable
     func enqueue(_ element: Element) -> Bool {
         queue.withLock { $0.elements.append(element) }
-        return pending.add(1, ordering: .acquiringAndReleasing).oldValue == 0
+        return fb_int_fetch_add_acq_rel(pendingAddress, 1) == 0
     }
 
     /// The drainer delivered one element; `true` if more are pending (in the queue) and
     /// it must go on.
     @inlinable @inline(__always)
     func finishOne() -> Bool {
-        pending.subtract(1, ordering: .acquiringAndReleasing).newValue > 0
+        fb_int_fetch_add_acq_rel(pendingAddress, -1) > 1
     }
 
     /// Delivers queued elements with `deliver` until none is pending; only the drainer

@@ -1,0 +1,10 @@
+/// The address of `object`'s first stored property, which must be of type `Word` and
+/// declared first (in a base class, if any): the start of the object's stored properties,
+/// stable for the object's lifetime. The library keeps its atomic words there and reaches
+/// them only through this address, never as Swift properties, so no access ever goes
+/// through a temporary copy.
+@inlinable @inline(__always)
+package func firstStoredProperty<Word>(of object: AnyObject, as _: Word.Type = Word.self) -> UnsafeMutablePointer<Word>
+{
+    _getUnsafePointerToStoredProperties(object).assumingMemoryBound(to: Word.self)
+}

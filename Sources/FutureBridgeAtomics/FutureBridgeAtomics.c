@@ -1,0 +1,1 @@
+// Only the header: every function is `static inline`.
