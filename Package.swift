@@ -16,6 +16,17 @@ let package = Package(
         .target(name: "Reactive", dependencies: ["FutureBridge", "FutureBridgeAtomics"]),
         .testTarget(name: "FutureBridgeTests", dependencies: ["FutureBridge", "LoopbackHTTP", "TestSupport"]),
         .testTarget(name: "ReactiveTests", dependencies: ["Reactive", "FutureBridge", "TestSupport"]),
+        // App code using every API from the main actor, twice: a Swift 6 module with
+        // `@MainActor` types, and a module built as Xcode 26 builds new apps (unannotated
+        // types; AppScenarios.swift is one file, linked into both).
+        .testTarget(name: "MainActorAppTests", dependencies: ["FutureBridge", "Reactive"]),
+        .testTarget(
+            name: "DefaultMainActorAppTests", dependencies: ["FutureBridge", "Reactive"],
+            swiftSettings: [
+                .defaultIsolation(MainActor.self),
+                .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+                .enableUpcomingFeature("InferIsolatedConformances"),
+            ]),
         // Helpers both test targets share: manual executor and clock, counters, TestError.
         .target(name: "TestSupport", dependencies: ["FutureBridge"], path: "Tests/TestSupport"),
         // A tiny HTTP server on 127.0.0.1, so tests and playgrounds drive a real URLSession.

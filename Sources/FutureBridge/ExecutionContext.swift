@@ -53,8 +53,8 @@ public struct ExecutionContext: Sendable {
     /// that drive the main queue (apps, or `dispatchMain()`).
     public static var main: ExecutionContext { ExecutionContext(kind: .queue(.main)) }
 
-    /// Runs closures at once when the completing thread is the main thread, otherwise
-    /// asynchronously on `DispatchQueue.main` (ReactiveSwift's `UIScheduler`, RxSwift's
+    /// Runs closures at once when the completion already runs on the main queue (on
+    /// Darwin: the main thread), otherwise asynchronously on `DispatchQueue.main` (ReactiveSwift's `UIScheduler`, RxSwift's
     /// `MainScheduler`).
     ///
     /// It gives up one ordering guarantee of ``main``: a closure run at once overtakes
@@ -103,7 +103,7 @@ public struct ExecutionContext: Sendable {
         switch kind {
         case .inline: job()
         case .mainImmediate:
-            if Thread.isMainThread { job() } else { DispatchQueue.main.async(execute: job) }
+            if MainQueue.isCurrent { job() } else { DispatchQueue.main.async(execute: job) }
         case .queue(let queue): queue.async(execute: job)
         case .operationQueue(let queue): queue.addOperation(job)
         case .custom(let execute): execute(job)

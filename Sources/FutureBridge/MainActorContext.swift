@@ -39,8 +39,15 @@ public struct MainActorContext: Sendable, Equatable {
 
     /// The executor that reaches the main thread.
     @inlinable
-    var executionContext: ExecutionContext {
+    package var executionContext: ExecutionContext {
         runsImmediately ? .mainImmediate : .main
+    }
+
+    /// Runs `body` on the main actor: at once on the main thread, otherwise queued on the
+    /// main queue.
+    @inlinable
+    package static func runOnMainActor(_ body: @escaping @MainActor () -> Void) {
+        ExecutionContext.mainImmediate.execute { MainActor.assumeIsolated { body() } }
     }
 
     /// `body` as a closure that any thread may hold and the main thread calls.
@@ -48,7 +55,7 @@ public struct MainActorContext: Sendable, Equatable {
     /// Only ever called on the main thread (by ``executionContext``), where
     /// `MainActor.assumeIsolated` confirms the isolation that the type promised.
     @inlinable
-    static func bridge<Argument: Sendable>(
+    package static func bridge<Argument: Sendable>(
         _ body: @escaping @MainActor (Argument) -> Void
     ) -> @Sendable (Argument) -> Void {
         { argument in MainActor.assumeIsolated { body(argument) } }

@@ -66,9 +66,11 @@ public final class Signal<Value: Sendable>: Sendable {
     /// What stops a signal's source.
     @usableFromInline
     typealias Stop = @Sendable () -> Void
-    /// Starts a signal's source, which sends through the input; returns what stops it.
+    /// Starts a signal's source, which sends through the input, and then hands what
+    /// stops it to the second closure (at once, or later when the start hops to the
+    /// isolation it was written in).
     @usableFromInline
-    typealias Start = @Sendable (SignalInput<Value>) -> Stop
+    typealias Start = @Sendable (SignalInput<Value>, _ started: @escaping @Sendable (@escaping Stop) -> Void) -> Void
 
     @usableFromInline
     enum Source: Sendable {
@@ -110,7 +112,7 @@ public final class Signal<Value: Sendable>: Sendable {
     @usableFromInline
     let deliveryList = DeliveryList<Value>()
 
-    private init(source: Source) {
+    init(source: Source) {
         state = Locked(State(source: source))
     }
 
@@ -125,14 +127,47 @@ public final class Signal<Value: Sendable>: Sendable {
     /// }
     /// ```
     ///
-    /// `start` runs once, on the thread of the first ``observe(on:_:)`` call, outside
-    /// any lock; it may send at once. The stop closure runs at most once, on the thread
-    /// that ends the signal. If the input is released before the signal ended, the
-    /// signal is interrupted.
+    /// `start` runs once, when the first observer attaches, outside any lock, in the
+    /// isolation of the code that created the signal: from non-isolated code on the
+    /// thread of the first ``observe(on:_:)`` call; from the main actor (or another
+    /// actor) on that actor, at once if the first observer attaches there, else in a task
+    /// on it. It may send at once. The stop closure it returns runs at most once, in the
+    /// same isolation, when the signal ends. If the input is released before the signal
+    /// ended, the signal is interrupted.
     ///
-    /// - Parameter start: Starts the source and returns what stops it.
-    public init(_ start: @escaping @Sendable (SignalInput<Value>) -> @Sendable () -> Void) {
-        state = Locked(State(source: .idle(start)))
+    /// A main-actor source (a delegate wrapper, a view model's callback) therefore needs
+    /// no hops of its own:
+    ///
+    /// ```swift
+    /// @MainActor func locations(from tracker: LocationTracker) -> Signal<Location> {
+    ///     Signal { input in
+    ///         tracker.onUpdate = { input.send($0) }
+    ///         tracker.start()
+    ///         return { tracker.stop() }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - isolation: Where `start` and its stop closure run; the caller's by default.
+    ///   - start: Starts the source and returns what stops it.
+    public init(
+        isolation: isolated (any Actor)? = #isolation,
+        _ start: sending @escaping (SignalInput<Value>) -> () -> Void
+    ) {
+        let actor: (any Actor)? = isolation
+        let call = IsolatedCall<StartRequest>(isolation: isolation) { request in
+            let stop = IsolatedCall<Void>(isolation: actor, unchecked: start(request.input))
+            request.started { stop.run(()) }
+        }
+        state = Locked(
+            State(source: .idle({ input, started in call.run(StartRequest(input: input, started: started)) })))
+    }
+
+    /// What the first observer hands to a source's start.
+    struct StartRequest: Sendable {
+        let input: SignalInput<Value>
+        let started: @Sendable (@escaping Stop) -> Void
     }
 
     /// A signal and the input that sends its events: the bridge for code that produces
@@ -167,6 +202,7 @@ public final class Signal<Value: Sendable>: Sendable {
     ///   - handler: Receives the events.
     /// - Returns: The handle that detaches `handler`.
     @discardableResult
+    @_disfavoredOverload
     public func observe(
         on context: ExecutionContext = .inline,
         _ handler: @escaping @Sendable (Event) -> Void
@@ -187,18 +223,23 @@ public final class Signal<Value: Sendable>: Sendable {
         case .attached:
             break
         case .mustStart(let start):
-            let stop = start(SignalInput(self))
-            let stopNow = state.withLock { state -> Bool in
-                guard case .starting = state.source else { return true }  // ended while starting
-                state.source = .running(stop)
-                return false
-            }
-            if stopNow { stop() }
+            start(SignalInput(self)) { stop in self.started(stop) }
         }
         // A strong reference: the signal never references the handle, so there is no
         // cycle, and a weak one would put every signal's reference counting on its slow
         // path (a side table), a measured 2x on each event.
         return SignalObservation { self.detach(observer) }
+    }
+
+    /// The source has started and handed over what stops it: kept until the signal ends,
+    /// or run at once if it ended while starting.
+    private func started(_ stop: @escaping Stop) {
+        let stopNow = state.withLock { state -> Bool in
+            guard case .starting = state.source else { return true }  // ended while starting
+            state.source = .running(stop)
+            return false
+        }
+        if stopNow { stop() }
     }
 
     /// Attaches a handler for values only; see ``observe(on:_:)``.
@@ -209,6 +250,7 @@ public final class Signal<Value: Sendable>: Sendable {
     /// - Returns: The handle that detaches `handler`.
     @discardableResult
     @inlinable
+    @_disfavoredOverload
     public func observeValues(
         on context: ExecutionContext = .inline,
         _ handler: @escaping @Sendable (Value) -> Void

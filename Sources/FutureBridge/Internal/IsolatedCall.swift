@@ -1,12 +1,10 @@
-import Foundation
-
 /// A closure that must run in the isolation of the code that registered it: a cancel
 /// handler, a signal's start or stop closure.
 ///
 /// The closure comes in as `sending` (so nothing else holds its captured state) together
 /// with the registering code's isolation (`#isolation`), and runs at most once:
 /// - registered from non-isolated code: at once, on the thread that calls ``run(_:)``;
-/// - registered from the main actor: at once if ``run(_:)`` is called on the main thread,
+/// - registered from the main actor: at once if ``run(_:)`` is called on the main queue,
 ///   otherwise in a task on the main actor;
 /// - registered from another actor: in a task on that actor.
 // @unchecked Sendable: `body` arrived as `sending`, so this box holds the only reference
@@ -14,18 +12,26 @@ import Foundation
 // `FutureStorage`'s cancel actions or a signal's stop, which run once) in the isolation
 // it was registered from, as listed above.
 @usableFromInline
-struct IsolatedCall<Argument: Sendable>: @unchecked Sendable {
+package struct IsolatedCall<Argument: Sendable>: @unchecked Sendable {
     let isolation: (any Actor)?
     let body: (Argument) -> Void
 
-    init(isolation: (any Actor)?, _ body: sending @escaping (Argument) -> Void) {
+    package init(isolation: (any Actor)?, _ body: sending @escaping (Argument) -> Void) {
         self.isolation = isolation
         self.body = body
     }
 
-    func run(_ argument: Argument) {
+    /// For a closure made inside another `IsolatedCall`'s body, in the same isolation
+    /// (such as the stop closure a signal's start returns): only that body references it,
+    /// so it is as unshared as a `sending` one, though the compiler cannot see it.
+    package init(isolation: (any Actor)?, unchecked body: @escaping () -> Void) where Argument == Void {
+        self.isolation = isolation
+        self.body = { _ in body() }
+    }
+
+    package func run(_ argument: Argument) {
         guard let isolation else { return body(argument) }
-        if isolation === MainActor.shared, Thread.isMainThread {
+        if isolation === MainActor.shared, MainQueue.isCurrent {
             return body(argument)
         }
         Task { await Self.call(body, with: argument, on: isolation) }
