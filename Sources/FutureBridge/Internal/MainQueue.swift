@@ -8,17 +8,23 @@ import Dispatch
 /// the main thread counts as the main queue even outside a queued block.
 @usableFromInline
 enum MainQueue {
-    // nonisolated(unsafe): set once, here, before any read; libdispatch's queue-specific
-    // storage is itself thread-safe, and the key object is never mutated.
-    nonisolated(unsafe) static let key: DispatchSpecificKey<Bool> = {
+    /// The key the main queue carries. Sendable on Linux's overlay, not on every SDK's.
+    // @unchecked Sendable: the key object is never mutated after it is made, and
+    // libdispatch's queue-specific storage is itself thread-safe.
+    struct Key: @unchecked Sendable {
         let key = DispatchSpecificKey<Bool>()
-        DispatchQueue.main.setSpecific(key: key, value: true)
-        return key
+    }
+
+    /// Set on the main queue once, before the first read.
+    static let marker: Key = {
+        let marker = Key()
+        DispatchQueue.main.setSpecific(key: marker.key, value: true)
+        return marker
     }()
 
     /// `true` on the main queue (and so on the main actor).
     @usableFromInline
     static var isCurrent: Bool {
-        DispatchQueue.getSpecific(key: key) == true
+        DispatchQueue.getSpecific(key: marker.key) == true
     }
 }
