@@ -1,5 +1,5 @@
-/// Serial `+>` and parallel `<>` composition of asynchronous functions (seed 001), typed
-/// and built on futures, for callback-style functions and future-returning ones alike.
+/// Serial `+>` and parallel `<>` composition of asynchronous functions, typed and built
+/// on futures, for callback-style functions and future-returning ones alike.
 ///
 /// ```swift
 /// let loadPage = fetchUser +> (fetchAvatar <> fetchPosts)   // User ID -> (Avatar, [Post])
@@ -84,8 +84,8 @@ public func +> <A: Sendable, B: Sendable, C: Sendable>(
 /// Parallel composition of callback functions: both start at once on the same input;
 /// the completion handler gets the pair of their values, or the first failure.
 ///
-/// Exactly once, whichever threads the two complete on (the seed article's version
-/// completes twice when they race). Misbehaving steps are handled as for `+>`.
+/// The handler is called exactly once, whichever threads the two complete on, even when
+/// they race. Misbehaving steps are handled as for `+>`.
 ///
 /// - Returns: A callback function from the shared input to both outputs.
 public func <> <A: Sendable, B: Sendable, C: Sendable>(

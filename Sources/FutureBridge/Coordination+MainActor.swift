@@ -1,5 +1,5 @@
 /// The main-actor twins of the coordination APIs: with `on: .main` the work or body is a
-/// `@MainActor` closure, run on the main thread, on the main actor, exactly where its
+/// `@MainActor` closure, run on the main actor (the main queue), exactly where its
 /// `ExecutionContext` twin would run it with ``ExecutionContext/main``. Cancellation
 /// behaves as in the twin. See ``MainActorContext``.
 extension FutureLimiter {
@@ -57,7 +57,7 @@ extension Future {
     /// A future that follows the ``FutureConvertible`` that `transform`, run on the main
     /// actor, returns: a main-actor type may conform with an isolated conformance.
     ///
-    /// `transform` runs once, on the main thread, if this future succeeds; its result's
+    /// `transform` runs once, on the main actor, if this future succeeds; its result's
     /// `future` is read there, once, and cancel requests then travel to it.
     ///
     /// - Parameters:

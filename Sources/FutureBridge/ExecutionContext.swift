@@ -54,8 +54,8 @@ public struct ExecutionContext: Sendable {
     public static var main: ExecutionContext { ExecutionContext(kind: .queue(.main)) }
 
     /// Runs closures at once when the completion already runs on the main queue (on
-    /// Darwin: the main thread), otherwise asynchronously on `DispatchQueue.main` (ReactiveSwift's `UIScheduler`, RxSwift's
-    /// `MainScheduler`).
+    /// Darwin: the main thread), otherwise asynchronously on `DispatchQueue.main`
+    /// (ReactiveSwift's `UIScheduler`, RxSwift's `MainScheduler`).
     ///
     /// It gives up one ordering guarantee of ``main``: a closure run at once overtakes
     /// jobs already queued on the main queue (including other FutureBridge closures

@@ -54,9 +54,8 @@ extension Future {
     ///
     /// A trailing closure with no `await` in it is not async, and `Future { 42 }` would
     /// read as ``init(value:)`` with a closure value; write synchronous work as
-    /// ``init(on:_:)``, or mark the closure `{ () async in ... }`.
+    /// ``init(on:_:)-(ExecutionContext,_)``, or mark the closure `{ () async in ... }`.
     ///
-    /// - Parameters:
     /// Like `Task { }`, the closure inherits the caller's actor: written in a `@MainActor`
     /// method it runs on the main actor and may use main-actor state; written in
     /// non-isolated code it runs on the global concurrent executor.
@@ -79,7 +78,7 @@ extension Promise {
     ///
     /// From then on only `operation` completes the future (later ``succeed(_:)`` and
     /// the like return `false`). A cancel request on the future cancels the task (in
-    /// addition to the handlers registered with ``onCancelRequest(_:)``).
+    /// addition to the handlers registered with ``onCancelRequest(isolation:_:)``).
     ///
     /// Like `Task { }`, `operation` inherits the caller's actor (see
     /// ``Future/init(priority:_:)``).

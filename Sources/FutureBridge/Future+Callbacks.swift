@@ -2,11 +2,12 @@ extension Future {
     /// Starts callback-based work and returns its future: `body` receives the promise,
     /// whose `resolve` adapters it passes to the callback API as the completion handler.
     ///
-    /// `body` runs at once, on the calling thread; a throw fails the future (or cancels
-    /// it, for a cancellation error). Register ``Promise/onCancelRequest(_:)`` in `body`
-    /// to turn cancel requests into the API's own cancellation. If the API releases the
-    /// completion handler without calling it, the future fails with
-    /// ``AbandonedPromiseError`` naming this call's `fileID:line`.
+    /// `body` runs at once, on the calling thread, in the caller's isolation; a throw fails
+    /// the future (or cancels it, for a cancellation error). Register
+    /// ``Promise/onCancelRequest(isolation:_:)`` in `body` to turn cancel requests into the
+    /// API's own cancellation. If the API releases the completion handler without calling
+    /// it, the future fails with ``AbandonedPromiseError`` naming this call's
+    /// `fileID:line`.
     ///
     /// ```swift
     /// let future = Future<Data> { promise in
@@ -38,12 +39,12 @@ extension Future {
 /// `withCheckedThrowingContinuation`, with cancellation and misuse handled.
 ///
 /// `body` runs at once, in the caller's isolation (a `@MainActor` caller's body may use
-/// main-actor state), and passes the promise's `resolve` adapters to the callback API. Cancelling the awaiting task sends a cancel request to
-/// the promise (run by the handler `body` registered with
-/// ``Promise/onCancelRequest(_:)``) and throws `CancellationError` at once. A
-/// completion handler called twice is reported, never a crash; one released without
-/// being called resumes the task with ``AbandonedPromiseError`` naming this call's
-/// `fileID:line`: the task never hangs and no continuation leaks.
+/// main-actor state), and passes the promise's `resolve` adapters to the callback API.
+/// Cancelling the awaiting task sends a cancel request to the promise (run by the handler
+/// `body` registered with ``Promise/onCancelRequest(isolation:_:)``) and throws
+/// `CancellationError` at once. A completion handler called twice is reported, never a
+/// crash; one released without being called resumes the task with ``AbandonedPromiseError``
+/// naming this call's `fileID:line`: the task never hangs and no continuation leaks.
 ///
 /// ```swift
 /// let user = try await withPromise(of: User.self) { promise in

@@ -2,9 +2,9 @@ extension Future {
     /// Requests cancellation as a consumer that holds no interest of its own.
     ///
     /// If no other consumer holds an interest (a ``CancellationToken``, a task awaiting
-    /// ``value``, a derived future such as one made by ``map(on:_:)``), the request
+    /// ``value``, a derived future such as one made by ``map(on:_:)-(ExecutionContext,_)``), the request
     /// travels at once to the producing promise's
-    /// ``Promise/onCancelRequest(_:)`` handler, on this thread. Otherwise it is held
+    /// ``Promise/onCancelRequest(isolation:_:)`` handler, on this thread. Otherwise it is held
     /// until the last of them withdraws too. The producer decides what a request does;
     /// the future may still succeed. Does nothing once the future is completed.
     ///

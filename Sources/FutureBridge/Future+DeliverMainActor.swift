@@ -1,8 +1,8 @@
-/// The main-actor twins of ``Future/deliver(on:to:)-3ivwe`` and the other `deliver`
-/// shapes: with `on: .main` the completion handler is a `@MainActor` closure, called
-/// exactly once on the main thread, on the main actor, as its `ExecutionContext` twin
-/// would call it with ``ExecutionContext/main``. The returned token's `cancel()` is a
-/// cancel request, as there.
+/// The main-actor twins of ``Future/deliver(on:to:)-(_,(Result<Value,Error>)->Void)``
+/// and the other `deliver` shapes: with `on: .main` the completion handler is a
+/// `@MainActor` closure, called exactly once on the main actor (the main queue), as its
+/// `ExecutionContext` twin would call it with ``ExecutionContext/main``. The returned
+/// token's `cancel()` is a cancel request, as there.
 extension Future {
     /// Delivers the outcome to a main-actor `(Result<Value, Error>) -> Void` handler.
     ///

@@ -41,7 +41,7 @@ extension Future {
     /// Runs `body` with the error if the future fails.
     ///
     /// `body` runs at most once, on `context`. A cancellation is not a failure: use
-    /// ``onCancel(on:_:)`` for it.
+    /// ``onCancel(on:_:)-(ExecutionContext,_)`` for it.
     ///
     /// - Parameters:
     ///   - context: Where `body` runs; ``ExecutionContext/inline`` by default.

@@ -2,13 +2,13 @@
 /// `.mainImmediate`) takes a `@MainActor` closure, which may use main-actor state. See
 /// ``MainActorContext``.
 ///
-/// Each runs its closure once, on the main thread, on the main actor, exactly where its
+/// Each runs its closure once, on the main actor (the main queue), exactly where its
 /// `ExecutionContext` twin would run it with ``ExecutionContext/main``, and handles
 /// cancellation the same way.
 extension Future {
     /// Runs `body` on the main actor with the outcome once the future completes.
     ///
-    /// `body` runs exactly once, on the main thread. A handler neither prevents nor makes
+    /// `body` runs exactly once, on the main actor. A handler neither prevents nor makes
     /// cancel requests.
     ///
     /// - Parameters:
@@ -25,7 +25,7 @@ extension Future {
 
     /// Runs `body` on the main actor with the value if the future succeeds.
     ///
-    /// `body` runs at most once, on the main thread; not for a failure or a
+    /// `body` runs at most once, on the main actor; not for a failure or a
     /// cancellation.
     ///
     /// ```swift
@@ -86,7 +86,7 @@ extension Future {
 extension Future {
     /// A future of `transform`, run on the main actor, applied to this future's value.
     ///
-    /// `transform` runs once, on the main thread, if this future succeeds; a failure or a
+    /// `transform` runs once, on the main actor, if this future succeeds; a failure or a
     /// cancellation passes through, and a throw fails the new future. A cancel request
     /// on the new future travels to this one.
     ///
@@ -104,7 +104,7 @@ extension Future {
     /// A future that follows the future `transform`, run on the main actor, returns for
     /// this future's value.
     ///
-    /// `transform` runs once, on the main thread, if this future succeeds. A cancel
+    /// `transform` runs once, on the main actor, if this future succeeds. A cancel
     /// request travels to this future until `transform` has run, then to the one it
     /// returned.
     ///

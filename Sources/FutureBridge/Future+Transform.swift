@@ -76,7 +76,7 @@ extension Future {
     /// cancel request travels to this future.
     ///
     /// A closure that only throws is ambiguous between this and the overload that
-    /// returns a future: to replace an error with another, use ``mapError(on:_:)``.
+    /// returns a future: to replace an error with another, use ``mapError(on:_:)-(ExecutionContext,_)``.
     ///
     /// - Parameters:
     ///   - context: Where `body` runs; ``ExecutionContext/inline`` by default.
@@ -166,7 +166,7 @@ extension Future {
     /// `ensure`): clean-up that later steps can rely on.
     ///
     /// `body` runs exactly once, on `context`, whatever the outcome. A cancel request
-    /// travels to this future. Unlike ``always(on:_:)``, which returns this future, the
+    /// travels to this future. Unlike ``always(on:_:)-(ExecutionContext,_)``, which returns this future, the
     /// returned future completes only once `body` has returned.
     ///
     /// - Parameters:

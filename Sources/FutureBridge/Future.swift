@@ -14,7 +14,9 @@
 ///
 /// ## Threading and futures
 /// Every method that runs your code takes an `on:` ``ExecutionContext``; the default
-/// is ``ExecutionContext/inline``. An inline closure runs on the thread that completes
+/// is ``ExecutionContext/inline``. Each also has a twin whose `on:` is a
+/// ``MainActorContext`` (`on: .main`), which takes a `@MainActor` closure; handlers also
+/// take an actor (`on: someActor`). An inline closure runs on the thread that completes
 /// the future; if the future is already completed, it runs at once on the thread that
 /// registers it. On a future seen through ``yield(on:)`` (and the futures derived from
 /// it), inline closures run on that executor instead. Closures never run while the

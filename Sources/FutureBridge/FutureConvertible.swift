@@ -23,7 +23,7 @@
 /// The protocol does not require `Sendable`, so a main-actor type conforms as it is (in a
 /// module that is main-actor by default, the conformance is main-actor-isolated): its
 /// ``future`` is then read on the main actor, by ``value``,
-/// ``Future/flatMap(on:_:)-(MainActorContext,_)`` and ``Promise/complete(using:)`` called
+/// ``Future/flatMap(on:_:)-8gys1`` and ``Promise/complete(using:)`` called
 /// from there.
 public protocol FutureConvertible<Value> {
     /// The type of the value produced.

@@ -129,7 +129,7 @@ public final class FutureFIFO: Sendable {
     public init() {}
 
     /// Queues `work` behind every unit submitted before it; see
-    /// ``FutureLimiter/add(on:_:)`` for the executor and cancellation.
+    /// ``FutureLimiter/add(on:_:)-(ExecutionContext,_)`` for the executor and cancellation.
     ///
     /// - Parameters:
     ///   - context: Where `work` runs.

@@ -15,7 +15,9 @@
 /// }
 /// ```
 ///
-/// The closure runs once, on the main thread, on the main actor. The other executors
+/// The closure runs once, on the main actor, which runs on the main queue (on Apple
+/// platforms, the main thread; on Linux, whichever thread drains the main queue, which is
+/// not the process's first thread once `dispatchMain()` runs). The other executors
 /// (``ExecutionContext/inline``, a queue) take `@Sendable` closures, which run on
 /// whichever thread the executor uses; a value of type ``ExecutionContext`` (for example
 /// `let context: ExecutionContext = .main`) also selects the `@Sendable` form.
@@ -32,7 +34,7 @@ public struct MainActorContext: Sendable, Equatable {
     /// in the order they were queued, after the code that registered them.
     public static let main = MainActorContext(runsImmediately: false)
 
-    /// The main actor, at once when the completion already happens on the main thread,
+    /// The main actor, at once when the completion already happens on the main queue,
     /// otherwise through `DispatchQueue.main` (see ``ExecutionContext/mainImmediate`` for
     /// the ordering this gives up).
     public static let mainImmediate = MainActorContext(runsImmediately: true)

@@ -1,7 +1,7 @@
 /// How a ``Future`` ended: with a value, with an error, or cancelled.
 ///
-/// Cancellation is an outcome of its own, not an error: ``Future/onFailure(on:_:)``
-/// does not see it, ``Future/onCancel(on:_:)`` does. Crossing into `async/await` it
+/// Cancellation is an outcome of its own, not an error: ``Future/onFailure(on:_:)-(ExecutionContext,_)``
+/// does not see it, ``Future/onCancel(on:_:)-(ExecutionContext,_)`` does. Crossing into `async/await` it
 /// becomes `CancellationError`; coming back, any error for which
 /// ``isCancellation(_:)`` is true (such as `CancellationError`, `URLError(.cancelled)`
 /// or a type conforming to ``CancellationIndicating``) becomes ``cancelled``.

@@ -20,10 +20,10 @@ import FutureBridgeAtomics
 /// ```
 ///
 /// ## Cancellation
-/// Consumers do not cancel a promise; they *request* cancellation of its future.
-/// The request arrives at ``onCancelRequest(_:)``, where the producer decides: stop
-/// the work and complete as cancelled (now or later), or keep going. Without a handler
-/// the producer keeps going.
+/// Consumers do not cancel a promise; they *request* cancellation of its future. The
+/// request arrives at ``onCancelRequest(isolation:_:)``, where the producer decides: stop
+/// the work and complete as cancelled (now or later), or keep going. Without a handler the
+/// producer keeps going.
 ///
 /// ## Abandonment
 /// If the last reference to a pending promise goes away (for example, a callback API
@@ -93,8 +93,9 @@ public final class Promise<Value: Sendable>: Sendable {
     @inlinable
     public var future: Future<Value> { Future(storage: storage) }
 
-    /// Completes the future with `outcome` (for a `Result`, pass `Outcome(result)`); a failure whose error is a cancellation
-    /// (``isCancellation(_:)``) completes it as cancelled.
+    /// Completes the future with `outcome` (for a `Result`, pass `Outcome(result)`); a
+    /// failure whose error is a cancellation (``isCancellation(_:)``) completes it as
+    /// cancelled.
     ///
     /// Inline callbacks run on this thread before this returns, unless this thread is
     /// already running callbacks, in which case they run right after.
@@ -162,8 +163,9 @@ public final class Promise<Value: Sendable>: Sendable {
     /// request (a `cancel()` call, a cancelled `Task`); registered from the main actor
     /// (or another actor), on that actor: at once if the request is made there, else in
     /// a task on it. If a request already arrived, it runs now. If the future completes
-    /// first, it never runs and is released. Handlers registered from one place run in
-    /// order.
+    /// first, it never runs and is released. Handlers that run on the requesting thread
+    /// (or at once on the main actor) run in the order they were registered; a handler
+    /// that hops to an actor runs in a task of its own, in no guaranteed order.
     ///
     /// The handler receives this promise: use the parameter rather than capturing the
     /// promise, so the handler does not keep the promise alive by itself (a promise

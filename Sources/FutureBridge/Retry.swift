@@ -1,7 +1,7 @@
 import Foundation
 
 /// How long ``retry(attempts:delay:clock:if:on:_:)`` and
-/// ``retry(attempts:delay:timekeeper:if:on:_:)`` wait before each new attempt.
+/// ``retry(attempts:delay:timekeeper:if:on:_:)-(_,_,_,_,ExecutionContext,_)`` wait before each new attempt.
 ///
 /// Each kind of delay comes as a `Duration` (macOS 13, iOS 16, tvOS 16, watchOS 9) and as
 /// a `DispatchTimeInterval` (every deployment target), with the same meaning.
@@ -107,7 +107,7 @@ public struct RetryDelay: Sendable {
 ///   - attempts: How many times to run `operation` at most (at least once).
 ///   - delay: The wait before each retry; ``RetryDelay/none`` by default.
 ///   - clock: The clock to measure the waits with (without one,
-///     ``retry(attempts:delay:timekeeper:if:on:_:)`` waits with Dispatch timers).
+///     ``retry(attempts:delay:timekeeper:if:on:_:)-(_,_,_,_,ExecutionContext,_)`` waits with Dispatch timers).
 ///   - shouldRetry: Whether a failure is worth another attempt; always by default.
 ///     Cancellations are never retried. Runs where the failed attempt completed.
 ///   - context: Where `operation` runs; ``ExecutionContext/inline`` by default.

@@ -2,7 +2,7 @@ import FutureBridge
 
 /// Observing on the main actor: with `on: .main` (or `.mainImmediate`) the handler is a
 /// `@MainActor` closure, which may use main-actor state. It receives the events one at a
-/// time, in order, on the main thread, as its `ExecutionContext` twin would with
+/// time, in order, on the main actor, as its `ExecutionContext` twin would with
 /// `ExecutionContext.main`. Detaching through the returned handle works as there.
 extension Signal {
     /// A signal whose source lives on the main actor: `start` and the stop closure it
@@ -20,7 +20,7 @@ extension Signal {
     /// ```
     ///
     /// `start` runs once, on the main actor, when the first observer attaches: at once if
-    /// it attaches on the main thread, otherwise as soon as the main queue runs it. The
+    /// it attaches on the main queue, otherwise as soon as the main queue runs it. The
     /// stop closure runs at most once, on the main actor, when the signal ends (a terminal
     /// event, or its last observer detached). Sending through the input works from any
     /// thread.

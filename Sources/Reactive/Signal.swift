@@ -128,19 +128,21 @@ public final class Signal<Value: Sendable>: Sendable {
     /// ```
     ///
     /// `start` runs once, when the first observer attaches, outside any lock, in the
-    /// isolation of the code that created the signal: from non-isolated code on the
-    /// thread of the first ``observe(on:_:)`` call; from the main actor (or another
-    /// actor) on that actor, at once if the first observer attaches there, else in a task
-    /// on it. It may send at once. The stop closure it returns runs at most once, in the
-    /// same isolation, when the signal ends. If the input is released before the signal
-    /// ended, the signal is interrupted.
+    /// isolation of the code that created the signal: from non-isolated code on the thread
+    /// of the first ``observe(on:_:)-(ExecutionContext,_)`` call; from the main actor, at
+    /// once if the first observer attaches on the main queue, else in a task on the main
+    /// actor; from another actor, in a task on it. It may send at once. The stop closure it
+    /// returns runs at most once, in the same isolation, when the signal ends. If the input
+    /// is released before the signal ended, the signal is interrupted.
     ///
     /// A main-actor source (a delegate wrapper, a view model's callback) therefore needs
-    /// no hops of its own:
+    /// no hops of its own. The closure literal is not inferred to be main-actor code (it
+    /// is a `sending` closure), so one that uses main-actor state says so with
+    /// `@MainActor`, or the signal is made with ``init(on:_:)`` and `on: .main`:
     ///
     /// ```swift
     /// @MainActor func locations(from tracker: LocationTracker) -> Signal<Location> {
-    ///     Signal { input in
+    ///     Signal { @MainActor input in
     ///         tracker.onUpdate = { input.send($0) }
     ///         tracker.start()
     ///         return { tracker.stop() }
@@ -242,7 +244,7 @@ public final class Signal<Value: Sendable>: Sendable {
         if stopNow { stop() }
     }
 
-    /// Attaches a handler for values only; see ``observe(on:_:)``.
+    /// Attaches a handler for values only; see ``observe(on:_:)-(ExecutionContext,_)``.
     ///
     /// - Parameters:
     ///   - context: Where `handler` runs; `ExecutionContext.inline` by default.
@@ -405,7 +407,7 @@ public final class SignalInput<Value: Sendable>: Sendable {
     }
 }
 
-/// An observer attached with ``Signal/observe(on:_:)``: its handle detaches it.
+/// An observer attached with ``Signal/observe(on:_:)-(ExecutionContext,_)``: its handle detaches it.
 ///
 /// Detaching is immediate for events not yet handed to the observer; when the last
 /// observer of a signal detaches, the signal is interrupted and its source is told to
