@@ -3,7 +3,8 @@
 // Each section is a small story with its output printed below a heading. Read it top
 // to bottom; every line runs on Linux as it is. The bridges, in order: a promise and its
 // future, executors, cancellation, future <-> async/await, callback APIs <-> futures,
-// composition and time, Signal <-> futures and AsyncSequence, and what misuse reports.
+// composition and time, Signal <-> futures and AsyncSequence, main-actor code, and what
+// misuse reports.
 import Dispatch
 import Foundation
 import FutureBridge
@@ -319,8 +320,53 @@ print("AsyncSequence -> Signal -> collect():", try await fromSequence.collect().
 session.invalidateAndCancel()
 server.stop()
 
-// MARK: - 13. Misuse is reported, not crashed on
-section("13. An abandoned promise fails its future and says where it was made")
+// MARK: - 13. The main actor
+section("13. A main-actor view model: `on: .main` closures and a main-actor cancel method")
+
+/// A view model as app code writes it: its state belongs to the main actor, and the
+/// closures it hands to FutureBridge use that state directly.
+@MainActor final class ProfileViewModel {
+    var title = "(none)"
+    var status = "idle"
+    private var completion: (@Sendable (String?, (any Error)?) -> Void)?
+
+    /// `on: .main` takes `@MainActor` closures: they run on the main actor, in order.
+    func show(_ profile: Future<String>) -> Future<String> {
+        profile.onSuccess(on: .main) { name in self.title = name }
+        return profile.map(on: .main) { name in "\(name) (title now \"\(self.title)\")" }
+    }
+
+    /// A callback operation whose cancellation is this view model's own main-actor method.
+    func startLoading() -> Future<String> {
+        Future { promise in
+            self.status = "loading"
+            self.completion = promise.resolve  // held as a callback API holds its handler
+            promise.cancelOnRequest(self.cancel)  // runs on the main actor
+        }
+    }
+
+    func cancel() {
+        status = "cancelled by the view model's cancel()"
+        completion?(nil, CancellationError())  // the operation reports its cancellation
+        completion = nil
+    }
+}
+
+let viewModel = ProfileViewModel()
+let profileName = Promise<String>()
+let shown = viewModel.show(profileName.future)
+worker.async { profileName.succeed("Ada") }  // completed on another thread
+print("map(on: .main):", try await shown.value)
+print("onSuccess(on: .main) set title:", viewModel.title)
+
+let loading = viewModel.startLoading()
+print("status:", viewModel.status)
+loading.cancel()  // requested on the main queue: cancel() runs at once, on the main actor
+print("status right after cancel():", viewModel.status)
+print("the future:", await loading.outcome)
+
+// MARK: - 14. Misuse is reported, not crashed on
+section("14. An abandoned promise fails its future and says where it was made")
 
 var orphan: Promise<Int>? = Promise<Int>()
 let orphaned = orphan!.future
