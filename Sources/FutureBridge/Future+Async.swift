@@ -95,7 +95,7 @@ extension Promise {
         @_inheritActorContext running operation: sending @escaping @isolated(any) () async throws -> Value
     ) -> Bool {
         guard storage.withLock({ $0.bind() }) else { return false }
-        fb_u32_store_relaxed(settledAddress, 1)
+        fb_u16_store_relaxed(settledAddress, 1)
         storage.completeByRunning(priority: priority, operation)
         return true
     }

@@ -73,7 +73,7 @@ extension Promise {
 
     /// Completes on behalf of a completion-handler adapter; reports a second adapter call.
     func adapterCompletes(_ outcome: Outcome<Value>) {
-        let isFirstCall = fb_u32_exchange_acq_rel(adapterCalledAddress, 1) == 0
+        let isFirstCall = fb_u16_exchange_acq_rel(adapterCalledAddress, 1) == 0
         complete(with: outcome)
         guard !isFirstCall else { return }
         Diagnostics.report(

@@ -31,10 +31,6 @@ import FutureBridgeAtomics
 /// ``AbandonedPromiseError``, naming the `#fileID:#line` where the promise was created,
 /// and ``Diagnostics`` reports it. Awaiting tasks resume; nothing hangs or leaks.
 public final class Promise<Value: Sendable>: Sendable {
-    /// Two atomic flags, the first stored property so that their address is stable; only
-    /// ever reached through ``settledAddress`` and ``adapterCalledAddress``.
-    @usableFromInline
-    nonisolated(unsafe) var flags = PromiseFlags()
     @usableFromInline
     let storage: FutureStorage<Value>
     @usableFromInline
@@ -58,20 +54,24 @@ public final class Promise<Value: Sendable>: Sendable {
 
     /// Set once this promise completed (or bound) its future, so that `deinit` can skip
     /// the lock. Relaxed is enough: `deinit` runs after every other reference is gone.
+    ///
+    /// The promise's two flags live in its future's storage, in the padding after the
+    /// lock word (no extra bytes), not in the promise: an atomic on the promise's own
+    /// memory takes its address, which keeps the optimizer from placing a promise that
+    /// never escapes on the stack.
     @inlinable @inline(__always)
-    var settledAddress: UnsafeMutablePointer<UInt32> {
-        firstStoredProperty(of: self)
+    var settledAddress: UnsafeMutablePointer<UInt16> {
+        storage.box.lockWordField(at: MemoryLayout<PlatformLock.Word>.size)
     }
 
     /// Set by the first call of a completion-handler adapter (``resolve(_:)`` and the
     /// like), so that a second call is reported as misuse.
-    var adapterCalledAddress: UnsafeMutablePointer<UInt32> {
-        let flags = UnsafeMutableRawPointer(firstStoredProperty(of: self, as: PromiseFlags.self))
-        return (flags + MemoryLayout<PromiseFlags>.offset(of: \.adapterCalled)!).assumingMemoryBound(to: UInt32.self)
+    var adapterCalledAddress: UnsafeMutablePointer<UInt16> {
+        storage.box.lockWordField(at: MemoryLayout<PlatformLock.Word>.size + MemoryLayout<UInt16>.size)
     }
 
     deinit {
-        if fb_u32_load_relaxed(settledAddress) == 0 { abandon() }
+        if fb_u16_load_relaxed(settledAddress) == 0 { abandon() }
     }
 
     /// Fails the future of a promise released while pending. A function of its own so
@@ -107,7 +107,7 @@ public final class Promise<Value: Sendable>: Sendable {
     @inlinable
     public func complete(with outcome: Outcome<Value>) -> Bool {
         guard storage.complete(outcome) else { return false }
-        fb_u32_store_relaxed(settledAddress, 1)
+        fb_u16_store_relaxed(settledAddress, 1)
         return true
     }
 
@@ -152,7 +152,7 @@ public final class Promise<Value: Sendable>: Sendable {
     @discardableResult
     public func complete(using other: some FutureConvertible<Value>) -> Bool {
         guard storage.complete(using: other.future.storage) else { return false }
-        fb_u32_store_relaxed(settledAddress, 1)
+        fb_u16_store_relaxed(settledAddress, 1)
         return true
     }
 
@@ -281,14 +281,4 @@ extension Promise where Value == Void {
     public func succeed() -> Bool {
         succeed(())
     }
-}
-
-/// A promise's atomic flags (0 or 1 each), kept at the start of the object.
-@usableFromInline
-struct PromiseFlags: Sendable {
-    @usableFromInline var settled: UInt32 = 0
-    @usableFromInline var adapterCalled: UInt32 = 0
-
-    @inlinable
-    init() {}
 }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import FutureBridge
 
-/// Seed 001's serial `+>` and parallel `<>` operators, and `firstly`.
+/// The serial `+>` and parallel `<>` composition operators for callback functions, and `firstly`.
 @Suite struct CompositionTests {
     static let double: CallbackFunction<Int, Int> = { input, completion in completion(.success(input * 2)) }
     static let describe: CallbackFunction<Int, String> = { input, completion in completion(.success("#\(input)")) }

@@ -101,8 +101,10 @@ import Testing
 
         let promise = Promise<Int>()
         promise.resolve(1)
-        #expect(promise.flags.settled == 1)
-        #expect(promise.flags.adapterCalled == 1)
+        #expect(promise.storage.box.word.promiseSettled == 1)
+        #expect(promise.storage.box.word.promiseAdapterCalled == 1)
+        #expect(MemoryLayout<LockWord>.offset(of: \.promiseSettled) == MemoryLayout<PlatformLock.Word>.size)
+        #expect(MemoryLayout<LockWord>.offset(of: \.promiseAdapterCalled) == MemoryLayout<PlatformLock.Word>.size + 2)
 
         let inputs = [Promise<Int>(), Promise<Int>(), Promise<Int>()]
         let combination = Combination<Int>(inputs: inputs.map(\.future.storage.box))

@@ -245,6 +245,19 @@ extension MainActorAppTests {
         DispatchQueue.global().async { otherFuture.cancel() }  // requested elsewhere: hops
         #expect(await otherFuture.outcome.isCancelled)
         #expect(other.cancelCount == 1)
+
+        // Handlers registered on the main actor run there in the order they were registered.
+        let model = ProfileModel()
+        let promise = Promise<Int>()
+        for step in 1...3 {
+            promise.onCancelRequest { @MainActor _ in model.log.append("handler \(step) \(isOnMainQueue())") }
+        }
+        promise.cancelOnRequest { @MainActor in model.cancelled += 1 }
+        let ordered = promise.future
+        DispatchQueue.global().async { ordered.cancel() }
+        #expect(await ordered.outcome.isCancelled)
+        #expect(model.log == ["handler 1 true", "handler 2 true", "handler 3 true"])
+        #expect(model.cancelled == 1)
     }
 
     @Test func aMainActorFutureConvertibleIsAwaitedChainedAndFollowed() async throws {

@@ -36,6 +36,17 @@ enum FutureBridgeCases {
         }
     }
 
+    /// B4 from the main actor: the awaiting code is `@MainActor`, the promise is resolved
+    /// on a serial queue; the await resumes on the main actor.
+    @MainActor
+    static func b4mAwaitOnTheMainActor(_ n: Int, on queue: DispatchQueue) async {
+        for index in 0..<n {
+            let promise = Promise<Int>()
+            queue.async { promise.succeed(index) }
+            blackHole(try? await promise.future.value)
+        }
+    }
+
     static func b5WhenAll(_ n: Int) {
         let promises = (0..<n).map { _ in Promise<Int>() }
         let all = whenAll(promises.map(\.future))

@@ -12,6 +12,17 @@ enum StreamCases {
         }
     }
 
+    /// The raw continuation of B4 from the main actor (it resumes there).
+    @MainActor
+    static func b4mUnsafeContinuationOnTheMainActor(_ n: Int, on queue: DispatchQueue) async {
+        for index in 0..<n {
+            let value = await withUnsafeContinuation { continuation in
+                queue.async { continuation.resume(returning: index) }
+            }
+            blackHole(value)
+        }
+    }
+
     static func b4CheckedContinuation(_ n: Int, on queue: DispatchQueue) async {
         for index in 0..<n {
             let value = await withCheckedContinuation { continuation in

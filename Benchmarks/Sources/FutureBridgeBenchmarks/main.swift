@@ -100,7 +100,7 @@ func bytes<T>(_ make: () -> T, finish: (T) -> Void) -> Timing {
         ("B3", { await futureRound("B3", FutureBridgeCases.b3PendingAttachResolve, NIOCases.b3, OpenCombineCases.b3) }),
         (
             "B4",
-            {  // await a future that another thread resolves, next to the raw continuation
+            {  // await, from a default-priority task, a future that a serial queue resolves, next to the raw continuation
                 await record(
                     "B4", "futurebridge", ns,
                     await Harness.perOperation(iterations: b4) {
@@ -122,6 +122,21 @@ func bytes<T>(_ make: () -> T, finish: (T) -> Void) -> Timing {
                     "B4", "opencombine", ns,
                     await Harness.perOperation(iterations: b4) {
                         await OpenCombineCases.b4($0, on: resolver)
+                    })
+            }
+        ),
+        (
+            "B4m",
+            {  // B4 awaited from the main actor (resolved on a serial queue), next to the raw continuation
+                await record(
+                    "B4m", "futurebridge", ns,
+                    await Harness.perOperation(iterations: b4) {
+                        await FutureBridgeCases.b4mAwaitOnTheMainActor($0, on: resolver)
+                    })
+                await record(
+                    "B4m", "continuation", ns,
+                    await Harness.perOperation(iterations: b4) {
+                        await StreamCases.b4mUnsafeContinuationOnTheMainActor($0, on: resolver)
                     })
             }
         ),

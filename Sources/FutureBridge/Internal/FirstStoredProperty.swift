@@ -8,3 +8,13 @@ package func firstStoredProperty<Word>(of object: AnyObject, as _: Word.Type = W
 {
     _getUnsafePointerToStoredProperties(object).assumingMemoryBound(to: Word.self)
 }
+
+extension LockedObject {
+    /// The address of a field of the object's ``LockWord`` at `offset` bytes from its
+    /// start (the lock word itself is at 0).
+    @inlinable @inline(__always)
+    func lockWordField<Field>(at offset: Int, as _: Field.Type = Field.self) -> UnsafeMutablePointer<Field> {
+        (UnsafeMutableRawPointer(firstStoredProperty(of: self, as: LockWord.self)) + offset)
+            .assumingMemoryBound(to: Field.self)
+    }
+}

@@ -5,8 +5,8 @@
 /// with the registering code's isolation (`#isolation`), and runs at most once:
 /// - registered from non-isolated code: at once, on the thread that calls ``run(_:)``;
 /// - registered from the main actor: at once if ``run(_:)`` is called on the main queue,
-///   otherwise in a task on the main actor;
-/// - registered from another actor: in a task on that actor.
+///   otherwise queued on the main queue (calls keep their order);
+/// - registered from another actor: in a task on that actor (no order between calls).
 // @unchecked Sendable: `body` arrived as `sending`, so this box holds the only reference
 // to its captured state, and it is called at most once (the callers below run it from
 // `FutureStorage`'s cancel actions or a signal's stop, which run once) in the isolation
@@ -31,8 +31,10 @@ package struct IsolatedCall<Argument: Sendable>: @unchecked Sendable {
 
     package func run(_ argument: Argument) {
         guard let isolation else { return body(argument) }
-        if isolation === MainActor.shared, MainQueue.isCurrent {
-            return body(argument)
+        if isolation === MainActor.shared {
+            // At once on the main queue; otherwise queued there, first in, first out, so
+            // that calls made in one order run in that order.
+            return ExecutionContext.mainImmediate.execute { MainActor.assumeIsolated { self.body(argument) } }
         }
         Task { await Self.call(body, with: argument, on: isolation) }
     }

@@ -60,6 +60,24 @@ static inline uint32_t fb_u32_fetch_or_acq_rel(uint32_t *word, uint32_t bits) {
     return atomic_fetch_or_explicit(FB_U32(word), bits, memory_order_acq_rel);
 }
 
+// MARK: 16-bit flags
+
+#define FB_U16(pointer) ((_Atomic(uint16_t) *)(pointer))
+
+static inline uint16_t fb_u16_load_relaxed(uint16_t *flag) {
+    return atomic_load_explicit(FB_U16(flag), memory_order_relaxed);
+}
+
+static inline void fb_u16_store_relaxed(uint16_t *flag, uint16_t value) {
+    atomic_store_explicit(FB_U16(flag), value, memory_order_relaxed);
+}
+
+static inline uint16_t fb_u16_exchange_acq_rel(uint16_t *flag, uint16_t desired) {
+    return atomic_exchange_explicit(FB_U16(flag), desired, memory_order_acq_rel);
+}
+
+#undef FB_U16
+
 // MARK: pointer-sized counters
 
 static inline intptr_t fb_int_load_relaxed(intptr_t *word) {
