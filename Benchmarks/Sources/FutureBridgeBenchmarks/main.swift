@@ -100,7 +100,7 @@ func bytes<T>(_ make: () -> T, finish: (T) -> Void) -> Timing {
         ("B3", { await futureRound("B3", FutureBridgeCases.b3PendingAttachResolve, NIOCases.b3, OpenCombineCases.b3) }),
         (
             "B4",
-            {  // await, from a default-priority task, a future that a serial queue resolves, next to the raw continuation
+            {  // await from a default-priority task (a serial queue resolves), next to the raw continuation
                 await record(
                     "B4", "futurebridge", ns,
                     await Harness.perOperation(iterations: b4) {
@@ -127,7 +127,7 @@ func bytes<T>(_ make: () -> T, finish: (T) -> Void) -> Timing {
         ),
         (
             "B4m",
-            {  // B4 awaited from the main actor (resolved on a serial queue), next to the raw continuation
+            {  // B4 awaited from the main actor (a serial queue resolves), next to the raw continuation
                 await record(
                     "B4m", "futurebridge", ns,
                     await Harness.perOperation(iterations: b4) {
