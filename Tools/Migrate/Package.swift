@@ -1,0 +1,72 @@
+// swift-tools-version: 6.0
+// futurebridge-migrate: writes async forms of completion-handler APIs (and completion
+// shims for async ones), built on FutureBridge. A package of its own so that the root
+// package keeps no dependencies:
+//   swift run --package-path Tools/Migrate futurebridge-migrate <sources-dir>
+import PackageDescription
+
+let package = Package(
+    name: "FutureBridgeMigrate",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "futurebridge-migrate", targets: ["futurebridge-migrate"])
+    ],
+    dependencies: [
+        .package(name: "FutureBridge", path: "../.."),
+        // Only SwiftSyntax and SwiftParser are built from swift-syntax (no SwiftSyntaxBuilder,
+        // no macros), which keeps a clean build within a few minutes.
+        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // Test only: a real callback API to migrate and to compile the result against.
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
+    targets: [
+        .target(
+            name: "MigrateCore",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ]
+        ),
+        .executableTarget(
+            name: "futurebridge-migrate",
+            dependencies: [
+                "MigrateCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Callback and async APIs written for the tests, with the files the tool generated
+        // from them (checked in, compared with a fresh run by the golden tests).
+        .target(
+            name: "Fixtures",
+            dependencies: [.product(name: "FutureBridge", package: "FutureBridge")],
+            path: "Tests/Fixtures"
+        ),
+        // The async forms the tool generated from GRDB's public API, compiled against GRDB.
+        // They keep GRDB's `#if` conditions, so this target defines what GRDB's defines.
+        .target(
+            name: "GRDBWrappers",
+            dependencies: [
+                .product(name: "FutureBridge", package: "FutureBridge"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Tests/GRDBWrappers",
+            swiftSettings: [
+                .define("SQLITE_ENABLE_FTS5"),
+                .define("SQLITE_ENABLE_SNAPSHOT"),
+                .define("SQLITE_DISABLE_SNAPSHOT", .when(platforms: [.linux])),
+            ]
+        ),
+        // A tiny HTTP server on 127.0.0.1 that drives a real URLSession in the tests.
+        .target(name: "LoopbackServer", path: "Tests/LoopbackServer"),
+        .testTarget(
+            name: "MigrateTests",
+            dependencies: [
+                "MigrateCore", "Fixtures", "GRDBWrappers", "LoopbackServer",
+                .product(name: "FutureBridge", package: "FutureBridge"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

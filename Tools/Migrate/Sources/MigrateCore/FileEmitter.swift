@@ -1,0 +1,145 @@
+import SwiftSyntax
+
+/// Assembles a generated file: a header, the original file's imports plus
+/// FutureBridge, and the members grouped in extensions of their owners, inside the
+/// `#if` conditions of the originals.
+struct FileEmitter {
+    let options: MigrationOptions
+    let index: SourceIndex
+
+    func file(for input: SourceInput, tree: SourceFileSyntax, members: [GeneratedMember]) -> String {
+        let fileName = input.path.split(separator: "/").last.map(String.init) ?? input.path
+        var lines = header(fileName: fileName)
+        lines.append("")
+        lines += imports(tree)
+        if members.contains(where: \.needsUncheckedHandle) {
+            lines += [
+                "",
+                "/// Carries a Combine cancel handle into FutureBridge's `@Sendable` cancel handler:",
+                "/// `cancel()` may be called from any thread, but not every SDK marks the handle `Sendable`.",
+                "private struct UncheckedCancelHandle<Handle>: @unchecked Sendable {",
+                "    let value: Handle",
+                "    init(_ value: Handle) { self.value = value }",
+                "}",
+            ]
+        }
+
+        // Consecutive members with the same extension (and outer conditions) share it.
+        var groups: [(header: String?, outer: [String], availability: [String], members: [GeneratedMember])] = []
+        for member in members {
+            let header = member.site.extensionHeader
+            let outer = member.site.context.ownerConditions
+            if let last = groups.last, last.header == header, last.outer == outer, header != nil {
+                groups[groups.count - 1].members.append(member)
+            } else {
+                groups.append((header, outer, member.site.ownerAvailability, [member]))
+            }
+        }
+        for group in groups {
+            lines.append("")
+            let outer = group.outer.isEmpty ? nil : group.outer.joined(separator: " && ")
+            // Inside `#if`, declarations are indented (as swift-format does).
+            let pad = outer == nil ? "" : "    "
+            if let outer { lines.append("#if " + outer) }
+            if let header = group.header {
+                lines += group.availability.map { pad + $0 }
+                lines.append(pad + header + " {")
+                lines += body(group.members, indent: pad + "    ")
+                lines.append(pad + "}")
+            } else {
+                lines += body(group.members, indent: pad)
+            }
+            if outer != nil { lines.append("#endif") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The members, separated by blank lines, each inside its own `#if` conditions
+    /// (consecutive members under the same conditions share one block).
+    private func body(_ members: [GeneratedMember], indent: String) -> [String] {
+        var lines: [String] = []
+        var open: [String] = []
+        for (offset, member) in members.enumerated() {
+            let conditions = member.site.context.memberConditions
+            if conditions != open {
+                if !open.isEmpty { lines.append(indent + "#endif") }
+                if offset > 0 { lines.append("") }
+                if !conditions.isEmpty { lines.append(indent + "#if " + conditions.joined(separator: " && ")) }
+                open = conditions
+            } else if offset > 0 {
+                lines.append("")
+            }
+            let pad = indent + (conditions.isEmpty ? "" : "    ")
+            lines += member.lines.map { $0.isEmpty ? "" : pad + $0 }
+        }
+        if !open.isEmpty { lines.append(indent + "#endif") }
+        return lines
+    }
+
+    private func header(fileName: String) -> [String] {
+        switch options.mode {
+        case .asyncForms:
+            [
+                "// Async forms of the completion-handler functions of \(fileName), written by",
+                "// futurebridge-migrate on FutureBridge's bridge: a handler released without being called",
+                "// fails with AbandonedPromiseError (naming the line below that made the promise), a",
+                "// second call is ignored and reported to Diagnostics, and a cancelled task throws",
+                "// CancellationError at once (and cancels the operation's handle, where there is one).",
+                "// Edit freely: the tool never overwrites an existing file.",
+            ]
+        case .legacyShims:
+            [
+                "// Completion-handler forms of the async functions of \(fileName), for callers not",
+                "// migrated yet, written by futurebridge-migrate: each runs the function in a task",
+                "// (FutureBridge's Future), calls the handler exactly once, and returns the",
+                "// CancellationToken that cancels the task. Edit freely: the tool never overwrites an",
+                "// existing file.",
+            ]
+        }
+    }
+
+    /// The original file's unconditional imports with FutureBridge and the requested
+    /// modules, in order (as swift-format wants them), then its conditional imports in
+    /// their `#if` blocks.
+    private func imports(_ tree: SourceFileSyntax) -> [String] {
+        var unconditional: [(module: String, line: String)] = []
+        var conditional: [(condition: String, line: String)] = []
+        var walker = DeclarationWalker()
+        walker.onImport = { decl, context in
+            if context.conditions.isEmpty {
+                unconditional.append((text(decl.path), importText(decl)))
+            } else {
+                conditional.append((context.conditions.map(\.text).joined(separator: " && "), importText(decl)))
+            }
+        }
+        walker.walk(tree)
+        for module in ["FutureBridge"] + options.imports where !unconditional.contains(where: { $0.module == module }) {
+            unconditional.append((module, "import " + module))
+        }
+        var lines = unconditional.sorted { ($0.module, $0.line) < ($1.module, $1.line) }.map(\.line)
+        var open: String?
+        for (condition, line) in conditional {
+            if condition != open {
+                if open != nil { lines.append("#endif") }
+                lines.append("#if " + condition)
+                open = condition
+            }
+            lines.append("    " + line)
+        }
+        if open != nil { lines.append("#endif") }
+        return lines
+    }
+
+    private func importText(_ decl: ImportDeclSyntax) -> String {
+        // Re-exporting is the original file's business, not the generated one's.
+        let attributes = decl.attributes.compactMap { element -> String? in
+            guard case .attribute(let attribute) = element, text(attribute.attributeName) != "_exported" else {
+                return nil
+            }
+            return text(attribute)
+        }
+        return
+            (attributes + decl.modifiers.map { text($0) } + ["import"]
+            + (decl.importKindSpecifier.map { [$0.text] } ?? []) + [text(decl.path)]).joined(separator: " ")
+    }
+}

@@ -1,0 +1,128 @@
+import SwiftSyntax
+
+/// The completion-handler shapes FutureBridge's `Promise.resolve` adapters take.
+enum HandlerShape {
+    /// `(Result<T, E>) -> Void`
+    case result(success: TypeSyntax, failure: TypeSyntax)
+    /// `(T?, Error?) -> Void`
+    case optionalValueAndError(TypeSyntax)
+    /// `(Error?, T?) -> Void` (Node style)
+    case errorAndOptionalValue(TypeSyntax)
+    /// `(T, Error?) -> Void`
+    case valueAndError(TypeSyntax)
+    /// `(Error?) -> Void`
+    case errorOnly
+    /// `(T) -> Void`
+    case value(TypeSyntax)
+    /// `() -> Void`
+    case none
+    /// `(A?, B?, Error?) -> Void`: the value is the pair `(A?, B?)`.
+    case optionalPair(TypeSyntax, TypeSyntax)
+    /// `success: (T) -> Void, failure: (Error) -> Void` as the last two parameters.
+    case successAndFailure(TypeSyntax?)
+
+    /// Recognizes a single handler's shape.
+    init?(_ closure: ClosureType) {
+        let parameters = closure.parameters
+        // A handler that receives a closure (`(@escaping () -> Void) -> Void`, a `done`
+        // to call) is the inverse of a completion handler.
+        if parameters.contains(where: { TypeText.containsFunctionType($0) }) { return nil }
+        switch parameters.count {
+        case 0:
+            self = .none
+        case 1:
+            let only = parameters[0]
+            if let (success, failure) = TypeText.resultArguments(only) {
+                self = .result(success: success, failure: failure)
+            } else if TypeText.isOptionalError(only) {
+                self = .errorOnly
+            } else if TypeText.isError(only) || TypeText.isVoid(only) {
+                return nil
+            } else {
+                self = .value(only)
+            }
+        case 2:
+            let (first, second) = (parameters[0], parameters[1])
+            if TypeText.isOptionalError(second), let wrapped = TypeText.optionalWrapped(first),
+                !TypeText.isError(wrapped)
+            {
+                self = .optionalValueAndError(wrapped)
+            } else if TypeText.isOptionalError(first), let wrapped = TypeText.optionalWrapped(second),
+                !TypeText.isError(wrapped)
+            {
+                self = .errorAndOptionalValue(wrapped)
+            } else if TypeText.isOptionalError(second), !TypeText.isError(first), !TypeText.isVoid(first),
+                TypeText.resultArguments(first) == nil
+            {
+                self = .valueAndError(first)
+            } else {
+                return nil
+            }
+        case 3:
+            let (first, second, third) = (parameters[0], parameters[1], parameters[2])
+            guard TypeText.isOptionalError(third),
+                let firstWrapped = TypeText.optionalWrapped(first), !TypeText.isError(firstWrapped),
+                let secondWrapped = TypeText.optionalWrapped(second), !TypeText.isError(secondWrapped)
+            else { return nil }
+            self = .optionalPair(first, second)
+        default:
+            return nil
+        }
+    }
+
+    /// Whether the handler can report a failure.
+    var carriesError: Bool {
+        switch self {
+        case .value, .none: false
+        default: true
+        }
+    }
+
+    /// How the report names the shape.
+    var name: String {
+        switch self {
+        case .result: "(Result<T, E>) -> Void"
+        case .optionalValueAndError: "(T?, Error?) -> Void"
+        case .errorAndOptionalValue: "(Error?, T?) -> Void"
+        case .valueAndError: "(T, Error?) -> Void"
+        case .errorOnly: "(Error?) -> Void"
+        case .value: "(T) -> Void"
+        case .none: "() -> Void"
+        case .optionalPair: "(A?, B?, Error?) -> Void"
+        case .successAndFailure: "success: (T) -> Void, failure: (Error) -> Void"
+        }
+    }
+
+    /// The types that make up the async form's value (empty for `Void`).
+    var valueTypes: [TypeSyntax] {
+        switch self {
+        case .result(let success, _): TypeText.isVoid(success) ? [] : [success]
+        case .optionalValueAndError(let type), .errorAndOptionalValue(let type), .valueAndError(let type),
+            .value(let type):
+            [type]
+        case .errorOnly, .none: []
+        case .optionalPair(let first, let second): [first, second]
+        case .successAndFailure(let type): type.map { TypeText.isVoid($0) ? [] : [$0] } ?? []
+        }
+    }
+
+    /// The async form's return type, or nil for `Void`.
+    var valueText: String? {
+        switch self {
+        case .optionalPair(let first, let second): "(\(text(first)), \(text(second)))"
+        default: valueTypes.first.map { text($0) }
+        }
+    }
+
+    /// The value a scoped form hands to its body, for the shapes that have a scoped
+    /// form: the success of a `Result`, the argument of `(T) -> Void`, nothing for
+    /// `() -> Void`.
+    var scopedArgument: TypeSyntax?? {
+        switch self {
+        case .result(let success, _): .some(TypeText.isVoid(success) ? nil : success)
+        case .value(let type): .some(type)
+        case .none: .some(nil)
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import SwiftParser
+import SwiftSyntax
+
+/// Reads Swift sources and plans the new files: async forms of completion-handler
+/// functions, or completion-handler shims of async functions.
+///
+/// ```swift
+/// let result = Migrator(options: MigrationOptions()).migrate([SourceInput(path: "Client.swift", text: source)])
+/// print(result.files[0].text)       // Client+Async.swift
+/// print(result.report(mode: .asyncForms))
+/// ```
+public struct Migrator: Sendable {
+    public var options: MigrationOptions
+
+    public init(options: MigrationOptions = MigrationOptions()) {
+        self.options = options
+    }
+
+    /// Plans the new files for `inputs` (every file of the module: all of them inform
+    /// the analysis, such as which types are `Sendable` and which async functions exist;
+    /// files this tool generated, by their names, get no new files of their own).
+    public func migrate(_ inputs: [SourceInput]) -> MigrationResult {
+        let parsed = inputs.map { Parser.parse(source: $0.text) }
+        let index = SourceIndex(files: parsed)
+        var plans: [(SourceInput, SourceLocationConverter, [(FunctionSite?, Int, String, Plan)])] = []
+
+        for (input, tree) in zip(inputs, parsed) {
+            let converter = SourceLocationConverter(fileName: input.path, tree: tree)
+            var filePlans: [(FunctionSite?, Int, String, Plan)] = []
+            // Generated files inform the analysis (their functions are siblings) but get
+            // no generated files of their own.
+            if Self.isGenerated(input.path) { continue }
+            var walker = DeclarationWalker()
+            walker.onFunction = { decl, context in
+                let line = converter.location(for: decl.name.positionAfterSkippingLeadingTrivia).line
+                let site = FunctionSite(
+                    decl: decl, context: context, file: input.path, line: line,
+                    parameters: Parameter.list(decl.signature.parameterClause), index: index)
+                let plan: Plan?
+                switch options.mode {
+                case .asyncForms: plan = AsyncFormPlanner(index: index, options: options).plan(site)
+                case .legacyShims: plan = LegacyShimPlanner(index: index, options: options).plan(site)
+                }
+                if let plan { filePlans.append((site, line, site.displayName, plan)) }
+            }
+            walker.onInitializer = { decl, context in
+                let parameters = Parameter.list(decl.signature.parameterClause)
+                let isCandidate: Bool
+                switch options.mode {
+                case .asyncForms:
+                    let planner = AsyncFormPlanner(index: index, options: options)
+                    isCandidate = parameters.contains { planner.handlerType($0) != nil }
+                case .legacyShims:
+                    isCandidate = decl.signature.effectSpecifiers?.asyncSpecifier != nil
+                }
+                guard isCandidate else { return }
+                let line = converter.location(for: decl.initKeyword.positionAfterSkippingLeadingTrivia).line
+                let name = (context.ownerName.map { $0 + "." } ?? "") + selector("init", parameters.map(\.label))
+                filePlans.append((nil, line, name, .skipped(.initializer, "")))
+            }
+            walker.walk(tree)
+            plans.append((input, converter, filePlans))
+        }
+
+        // Two overloads with one async form: the first keeps it. A type whose protocol
+        // requirement has a form in the protocol's extension: that form serves the type.
+        var signatures: Set<String> = []
+        var protocolForms: [String: Set<String>] = [:]
+        for (_, _, filePlans) in plans {
+            for (site, _, _, plan) in filePlans {
+                guard case .generated(let member) = plan, let site, site.isProtocolMember,
+                    let owner = site.context.ownerName
+                else { continue }
+                protocolForms[SourceIndex.lastComponent(owner), default: []].insert(member.memberKey)
+            }
+        }
+        var entries: [ReportEntry] = []
+        var files: [GeneratedFile] = []
+        for (input, _, filePlans) in plans {
+            var members: [GeneratedMember] = []
+            for (site, line, name, plan) in filePlans {
+                var outcome: Outcome
+                switch plan {
+                case .skipped(let reason, let detail):
+                    outcome = .skipped(reason, detail)
+                case .generated(let member):
+                    outcome = .generated(member.note)
+                    if let site, let owner = site.context.ownerName,
+                        let covering = index.allConformances(of: owner).first(where: {
+                            $0 != SourceIndex.lastComponent(owner)
+                                && protocolForms[$0]?.contains(member.memberKey) ?? false
+                        })
+                    {
+                        outcome = .skipped(.coveredByProtocol, "`\(covering)`")
+                    } else if !signatures.insert(member.signatureKey).inserted {
+                        outcome = .skipped(.duplicate, "")
+                    } else {
+                        members.append(member)
+                    }
+                }
+                entries.append(ReportEntry(file: input.path, line: line, function: name, outcome: outcome))
+            }
+            if !members.isEmpty {
+                files.append(
+                    GeneratedFile(
+                        path: Self.generatedPath(for: input.path, mode: options.mode),
+                        text: FileEmitter(options: options, index: index).file(
+                            for: input, tree: parsed[inputs.firstIndex(of: input)!], members: members)))
+            }
+        }
+        return MigrationResult(files: files, entries: entries)
+    }
+
+    /// `Sources/App/Client.swift` → `Sources/App/Client+Async.swift`.
+    public static func generatedPath(for path: String, mode: MigrationMode) -> String {
+        let base = path.hasSuffix(".swift") ? String(path.dropLast(".swift".count)) : path
+        return base + mode.fileSuffix + ".swift"
+    }
+
+    /// Whether a file is one this tool generates (by its name).
+    public static func isGenerated(_ path: String) -> Bool {
+        path.hasSuffix(MigrationMode.asyncForms.fileSuffix + ".swift")
+            || path.hasSuffix(MigrationMode.legacyShims.fileSuffix + ".swift")
+    }
+}

@@ -1,0 +1,181 @@
+/// What the tool writes.
+public enum MigrationMode: Sendable, Equatable {
+    /// For each completion-handler function, an `async throws` form built on FutureBridge,
+    /// in `<File>+Async.swift`.
+    case asyncForms
+    /// For each `async` function, a completion-handler shim for callers not migrated yet,
+    /// in `<File>+LegacyShims.swift`.
+    case legacyShims
+
+    /// The suffix of the generated files' names.
+    public var fileSuffix: String {
+        switch self {
+        case .asyncForms: "+Async"
+        case .legacyShims: "+LegacyShims"
+        }
+    }
+}
+
+/// How to migrate.
+public struct MigrationOptions: Sendable, Equatable {
+    public var mode: MigrationMode
+    /// Wrap only `public` and `open` functions: for wrappers compiled outside the module
+    /// that declares the API.
+    public var publicOnly: Bool
+    /// Modules every generated file imports besides the original file's imports and
+    /// FutureBridge (the module that declares the API, when the wrappers live elsewhere).
+    public var imports: [String]
+
+    public init(mode: MigrationMode = .asyncForms, publicOnly: Bool = false, imports: [String] = []) {
+        self.mode = mode
+        self.publicOnly = publicOnly
+        self.imports = imports
+    }
+}
+
+/// A Swift source file to migrate.
+public struct SourceInput: Sendable, Equatable {
+    /// The path, relative to the sources directory; generated files are named after it.
+    public var path: String
+    public var text: String
+
+    public init(path: String, text: String) {
+        self.path = path
+        self.text = text
+    }
+}
+
+/// A new file the tool writes (it never edits an existing one).
+public struct GeneratedFile: Sendable, Equatable {
+    /// The path, relative to the sources directory (or to the output directory).
+    public var path: String
+    public var text: String
+
+    public init(path: String, text: String) {
+        self.path = path
+        self.text = text
+    }
+}
+
+/// Why a function got no generated form.
+public enum SkipReason: String, CaseIterable, Sendable, Comparable {
+    case alreadyAsync = "already async"
+    case hasAsyncSibling = "already has an async sibling"
+    case hasCompletionSibling = "already has a completion-handler sibling"
+    case coveredByProtocol = "covered by the protocol's extension"
+    case duplicate = "same async form as another overload"
+    case notVisible = "private or fileprivate"
+    case notPublic = "not public"
+    case unavailable = "unavailable"
+    case noasync = "unavailable from async code"
+    case initializer = "initializer"
+    case returnsClosure = "returns a closure"
+    case unknownShape = "unknown handler shape"
+    case handlerNotLast = "handler not last"
+    case nonEscaping = "non-escaping handler"
+    case eventHandler = "event handler"
+    case notSendable = "value not Sendable"
+    case variadic = "variadic parameter"
+    case inoutParameter = "inout parameter"
+    case autoclosure = "autoclosure parameter"
+    case isolatedParameter = "isolated parameter"
+    case mutating = "mutating"
+    case optionalRequirement = "optional protocol requirement"
+
+    public static func < (lhs: SkipReason, rhs: SkipReason) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+
+    /// What the reason means, for the README and `--help`.
+    public var explanation: String {
+        switch self {
+        case .alreadyAsync: "the function is async already and takes a handler: nothing to bridge"
+        case .hasAsyncSibling: "an async function with the same name and labels exists"
+        case .hasCompletionSibling: "a function with the same name, labels and a completion handler exists"
+        case .coveredByProtocol:
+            "a protocol the type conforms to declares the same requirement, whose async form (in the protocol's extension) serves this type too"
+        case .duplicate: "another overload produces the same async signature"
+        case .notVisible: "private and fileprivate functions are not visible from the generated file"
+        case .notPublic: "--public-only: the generated file lives outside the module"
+        case .unavailable: "marked @available(*, unavailable)"
+        case .noasync: "marked @available(*, noasync): it must not be called from async code, so no async form"
+        case .initializer: "an initializer cannot have an async form that waits for a handler"
+        case .returnsClosure: "a function that returns a closure combines callbacks; it does not run an operation"
+        case .unknownShape: "the handler's parameters are not a shape FutureBridge adapts"
+        case .handlerNotLast: "the completion handler is not the last parameter"
+        case .nonEscaping: "a non-escaping handler runs before the function returns: no async form needed"
+        case .eventHandler:
+            "the handler's or the function's name says it reports events (onChange, progress, observe, addObserver...), not one completion"
+        case .notSendable:
+            "the value is not Sendable and the shape has no scoped form (the value cannot leave the callback)"
+        case .variadic: "a variadic parameter cannot be forwarded"
+        case .inoutParameter: "an inout parameter cannot be captured across the suspension"
+        case .autoclosure: "forwarding an autoclosure would evaluate it early"
+        case .isolatedParameter: "an isolated parameter cannot be forwarded to a task"
+        case .mutating: "a mutating method cannot be called from the escaping bridge"
+        case .optionalRequirement: "an optional protocol requirement may not exist"
+        }
+    }
+}
+
+/// What happened to one function.
+public enum Outcome: Sendable, Equatable {
+    /// A generated form, described (`(Result<T, E>) -> Void`, `scoped`, `cancels URLSessionDataTask`).
+    case generated(String)
+    case skipped(SkipReason, String)
+}
+
+/// One line of the report: a function the tool considered.
+public struct ReportEntry: Sendable, Equatable {
+    public var file: String
+    public var line: Int
+    /// `Owner.name(label:completion:)`.
+    public var function: String
+    public var outcome: Outcome
+
+    /// `file:line  Owner.name(labels:)  ...` as the report prints it.
+    public var description: String {
+        switch outcome {
+        case .generated(let note):
+            "generated  \(file):\(line)  \(function)  \(note)"
+        case .skipped(let reason, let detail):
+            "skipped    \(file):\(line)  \(function)  [\(reason.rawValue)] \(detail)"
+        }
+    }
+}
+
+/// The result of a migration: the new files and a report of every function considered.
+public struct MigrationResult: Sendable {
+    public var files: [GeneratedFile]
+    public var entries: [ReportEntry]
+
+    public var generatedCount: Int {
+        entries.filter { if case .generated = $0.outcome { true } else { false } }.count
+    }
+
+    /// How many functions were skipped for each reason.
+    public var skipCounts: [(SkipReason, Int)] {
+        var counts: [SkipReason: Int] = [:]
+        for entry in entries {
+            if case .skipped(let reason, _) = entry.outcome { counts[reason, default: 0] += 1 }
+        }
+        return counts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// The report: one line per function, a blank line, then the summary.
+    public func report(mode: MigrationMode) -> String {
+        entries.map { $0.description + "\n" }.joined() + "\n" + summary(mode: mode)
+    }
+
+    /// The counts: functions considered, generated, and skipped for each reason.
+    public func summary(mode: MigrationMode) -> String {
+        let total = entries.count
+        let kind = (mode == .asyncForms ? "completion-handler function" : "async function") + (total == 1 ? "" : "s")
+        let share = total == 0 ? 0 : (generatedCount * 100 + total / 2) / total
+        var lines = ["\(total) \(kind): \(generatedCount) generated (\(share)%), \(total - generatedCount) skipped"]
+        for (reason, count) in skipCounts {
+            lines.append("  \(count)  \(reason.rawValue)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

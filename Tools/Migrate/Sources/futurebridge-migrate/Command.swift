@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import MigrateCore
+
+@main
+struct FutureBridgeMigrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "futurebridge-migrate",
+        abstract: "Writes async forms of completion-handler functions, built on FutureBridge.",
+        discussion: """
+            Reads every .swift file under <sources-dir> and, for each function whose last \
+            parameter is a completion handler of a shape FutureBridge adapts, writes an \
+            `async throws` form in <File>+Async.swift, next to the original. With \
+            --legacy-shims, writes completion-handler shims of the async functions instead, \
+            in <File>+LegacyShims.swift.
+
+            Without --write, prints the new files as a unified diff (against /dev/null) on \
+            standard output, for review or for `git apply -p0`. The report (every function \
+            considered: generated, or skipped and why) goes to standard error. The tool never \
+            edits an existing file, and --write refuses to overwrite one.
+            """
+    )
+
+    @Argument(help: "The directory of Swift sources to migrate (searched recursively).")
+    var sourcesDir: String
+
+    @Flag(help: "Write completion-handler shims for async functions, for callers not migrated yet.")
+    var legacyShims = false
+
+    @Flag(help: "Write the new files (default: print them as a unified diff).")
+    var write = false
+
+    @Option(help: "Put the new files under this directory, in the sources' layout (default: next to the originals).")
+    var outputDir: String?
+
+    @Option(
+        name: .customLong("import"),
+        help: "A module for every new file to import (repeatable): the API's module, when the new files live elsewhere."
+    )
+    var imports: [String] = []
+
+    @Flag(help: "Only public and open functions (for new files compiled outside the API's module).")
+    var publicOnly = false
+
+    @Flag(help: "Print only the report's summary, not one line per function.")
+    var summary = false
+
+    mutating func run() throws {
+        let root = URL(fileURLWithPath: sourcesDir).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("\(sourcesDir) is not a directory")
+        }
+        let inputs = try sourceInputs(under: root)
+        let options = MigrationOptions(
+            mode: legacyShims ? .legacyShims : .asyncForms, publicOnly: publicOnly, imports: imports)
+        let result = Migrator(options: options).migrate(inputs)
+        let outputRoot = outputDir.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? root
+
+        let report = summary ? result.summary(mode: options.mode) : result.report(mode: options.mode)
+        FileHandle.standardError.write(Data(report.utf8))
+
+        if write {
+            do {
+                for target in try writeNewFiles(result.files, under: outputRoot) {
+                    FileHandle.standardError.write(Data("wrote \(Self.display(target))\n".utf8))
+                }
+            } catch let error as ExistingFilesError {
+                throw ValidationError(error.description)
+            }
+        } else {
+            for file in result.files {
+                let target = outputRoot.appendingPathComponent(file.path)
+                print(unifiedDiff(creating: Self.display(target), text: file.text), terminator: "")
+            }
+        }
+    }
+
+    /// A path relative to the current directory when it is under it.
+    static func display(_ url: URL) -> String {
+        let current = FileManager.default.currentDirectoryPath
+        let prefix = current.hasSuffix("/") ? current : current + "/"
+        return url.path.hasPrefix(prefix) ? String(url.path.dropFirst(prefix.count)) : url.path
+    }
+}

@@ -1,0 +1,344 @@
+// Async forms of the completion-handler functions of LegacyShapes.swift, written by
+// futurebridge-migrate on FutureBridge's bridge: a handler released without being called
+// fails with AbandonedPromiseError (naming the line below that made the promise), a
+// second call is ignored and reported to Diagnostics, and a cancelled task throws
+// CancellationError at once (and cancels the operation's handle, where there is one).
+// Edit freely: the tool never overwrites an existing file.
+
+import Dispatch
+import Foundation
+import FutureBridge
+
+extension LegacyStore {
+    /// Async form of `fetchUser(id:completion:)`.
+    ///
+    /// Fetches a user.
+    ///
+    /// - Parameters:
+    ///   - id: The user's identifier.
+    public func fetchUser(id: Int) async throws -> User {
+        try await withPromise(of: User.self) { promise in
+            fetchUser(id: id, completion: promise.resolve)
+        }
+    }
+
+    /// Async form of `loadName(for:completion:)`.
+    ///
+    /// Loads a name.
+    ///
+    /// - Parameter id: The identifier.
+    public func loadName(for id: Int) async throws -> String {
+        try await withPromise(of: String.self) { promise in
+            loadName(for: id, completion: promise.resolve)
+        }
+    }
+
+    /// Async form of `readValue(key:callback:)`.
+    ///
+    /// Reads a value, Node style: the error comes first.
+    public func readValue(key: String) async throws -> Data {
+        try await withPromise(of: Data.self) { promise in
+            readValue(key: key, callback: promise.resolve)
+        }
+    }
+
+    /// Async form of `save(_:completion:)`.
+    ///
+    /// Saves text.
+    public func save(_ text: String) async throws {
+        try await withPromise(of: Void.self) { promise in
+            save(text, completion: promise.resolve)
+        }
+    }
+
+    /// Async form of `count(completion:)`.
+    ///
+    /// Counts the records; cannot fail.
+    public func count() async throws -> Int {
+        try await withPromise(of: Int.self) { promise in
+            count(completion: promise.resolve)
+        }
+    }
+
+    /// Async form of `ping(completion:)`.
+    ///
+    /// Pings the store; cannot fail.
+    public func ping() async throws {
+        try await withPromise(of: Void.self) { promise in
+            ping(completion: promise.resolve)
+        }
+    }
+
+    /// Async form of `login(user:success:failure:)`.
+    ///
+    /// Logs in with a success handler and a failure handler.
+    public func login(user: String) async throws -> String {
+        try await withPromise(of: String.self) { promise in
+            login(user: user, success: promise.resolve, failure: promise.reject)
+        }
+    }
+
+    /// Async form of `lookup(word:completionHandler:)`.
+    ///
+    /// Looks a word up: two optional values and an optional error.
+    public func lookup(word: String) async throws -> (String?, Int?) {
+        try await withPromise(of: (String?, Int?).self) { promise in
+            lookup(word: word, completionHandler: promise.resolve)
+        }
+    }
+
+    /// Async form of `validate(_:completion:)`.
+    ///
+    /// Validates text: always a value, and maybe an error.
+    public func validate(_ text: String) async throws -> Bool {
+        try await withPromise(of: Bool.self) { promise in
+            validate(text, completion: promise.resolve)
+        }
+    }
+
+    /// Async form of `decode(_:from:completion:)`.
+    ///
+    /// Decodes a value of any `Decodable` type.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - data: JSON.
+    public func decode<T: Decodable>(
+        _ type: T.Type,
+        from data: Data
+    ) async throws -> T where T: Equatable, T: Sendable {
+        try await withPromise(of: T.self) { promise in
+            decode(type, from: data, completion: promise.resolve)
+        }
+    }
+
+    /// Async form of `open(named:completion:)`.
+    ///
+    /// Makes a store, from a type method.
+    public static func open(named name: String) async throws -> LegacyStore {
+        try await withPromise(of: LegacyStore.self) { promise in
+            open(named: name, completion: promise.resolve)
+        }
+    }
+
+    /// Async form of `archive(completion:)`.
+    ///
+    /// Archives the store (an API with availability).
+    @available(macOS 10.15, iOS 13, tvOS 13, watchOS 6, *)
+    public func archive() async throws -> Int {
+        try await withPromise(of: Int.self) { promise in
+            archive(completion: promise.resolve)
+        }
+    }
+
+    /// Async form of `export(to:completion:)`.
+    ///
+    /// Exports the store; throws before starting when `path` is empty.
+    public func export(to path: String) async throws {
+        try await withPromise(of: Void.self) { promise in
+            try export(to: path, completion: promise.resolve)
+        }
+    }
+
+    /// Async form of `flush(completion:)`.
+    ///
+    /// Flushes the store; the handler is optional.
+    public func flush() async throws {
+        try await withPromise(of: Void.self) { promise in
+            flush(completion: promise.resolve)
+        }
+    }
+
+    /// Async form of `total(completion:)`.
+    ///
+    /// Totals the records (the handler type is a type alias).
+    public func total() async throws -> Int {
+        try await withPromise(of: Int.self) { promise in
+            total(completion: promise.resolve)
+        }
+    }
+
+    /// Async form of `download(id:completion:)`.
+    ///
+    /// Downloads a blob; returns the operation, which cancels the download.
+    ///
+    /// Cancelling the awaiting task calls `cancel()` on the `Operation` that `download(id:completion:)`
+    /// returns.
+    public func download(id: Int) async throws -> Data {
+        try await withPromise(of: Data.self) { promise in
+            let handle = download(id: id, completion: promise.resolve)
+            promise.cancelOnRequest { handle.cancel() }
+        }
+    }
+
+    /// Async form of `schedule(job:completion:)`.
+    ///
+    /// Runs a job later; returns its work item.
+    ///
+    /// Cancelling the awaiting task cancels the `DispatchWorkItem` that `schedule(job:completion:)`
+    /// returns.
+    public func schedule(job: String) async throws -> String {
+        try await withPromise(of: String.self) { promise in
+            let workItem = schedule(job: job, completion: promise.resolve)
+            promise.cancelOnRequest(workItem)
+        }
+    }
+
+    /// Async form of `stream(feed:completion:)`.
+    ///
+    /// Streams a feed; returns a ticket that stops it.
+    ///
+    /// Cancelling the awaiting task calls `cancel()` on the `Ticket` that `stream(feed:completion:)`
+    /// returns.
+    public func stream(feed: String) async throws {
+        try await withPromise(of: Void.self) { promise in
+            let handle = stream(feed: feed, completion: promise.resolve)
+            promise.cancelOnRequest { handle.cancel() }
+        }
+    }
+
+    /// Async form of `sync(completion:)`.
+    ///
+    /// Syncs; returns a legacy ticket that is not `Sendable`.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation: the `LegacyTicket` that
+    /// `sync(completion:)` returns is not `Sendable`.
+    public func sync() async throws {
+        try await withPromise(of: Void.self) { promise in
+            // Not cancelled: `LegacyTicket` has cancel() but is not Sendable.
+            _ = sync(completion: promise.resolve)
+        }
+    }
+
+    /// Async form of `enqueue(completion:)`.
+    ///
+    /// Enqueues work; returns its position in the queue.
+    public func enqueue() async throws {
+        try await withPromise(of: Void.self) { promise in
+            // `Int` is not a cancel handle.
+            _ = enqueue(completion: promise.resolve)
+        }
+    }
+
+    /// Async form of `refresh(completion:)`.
+    ///
+    /// Refreshes; returns a `Timer`, which this tool does not know as a cancel handle.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation (the `Timer` that
+    /// `refresh(completion:)` returns is not known to be a cancel handle).
+    public func refresh() async throws -> Int {
+        try await withPromise(of: Int.self) { promise in
+            // Not cancelled: `Timer` is not known to have cancel().
+            _ = refresh(completion: promise.resolve)
+        }
+    }
+
+    /// Async form of `withConnection(_:)`.
+    ///
+    /// Runs `body` with a connection that is valid only during the call.
+    ///
+    /// - Parameter body: Runs inside the callback, with the `Connection` it receives (which may not leave
+    ///   the callback). What it returns is returned; what it throws is thrown.
+    public func withConnection<Output: Sendable>(
+        _ body: @escaping @Sendable (Connection) throws -> Output
+    ) async throws -> Output {
+        try await withPromise(of: Output.self) { promise in
+            withConnection { connection in
+                promise.resolve(Result { try body(connection) })
+            }
+        }
+    }
+
+    /// Async form of `connect(_:)`.
+    ///
+    /// Opens a connection: a `Result` of a value that cannot leave the callback.
+    ///
+    /// - Parameter handler: Runs inside the callback, with the `Connection` it receives (which may not
+    ///   leave the callback). What it returns is returned; what it throws is thrown.
+    public func connect<Output: Sendable>(
+        _ handler: @escaping @Sendable (Connection) throws -> Output
+    ) async throws -> Output {
+        try await withPromise(of: Output.self) { promise in
+            connect { result in
+                promise.resolve(Result { try handler(result.get()) })
+            }
+        }
+    }
+
+    /// Async form of `perform(_:)`.
+    ///
+    /// Performs work on the store's queue.
+    ///
+    /// - Parameter work: Runs inside the callback. What it returns is returned; what it throws is thrown.
+    public func perform<Output: Sendable>(_ work: @escaping @Sendable () throws -> Output) async throws -> Output {
+        try await withPromise(of: Output.self) { promise in
+            perform { promise.resolve(Result { try work() }) }
+        }
+    }
+}
+
+extension Catalog.Shelf {
+    /// Async form of `countBooks(completion:)`.
+    ///
+    /// Counts the books on the shelf.
+    public func countBooks() async throws -> Int {
+        try await withPromise(of: Int.self) { promise in
+            countBooks(completion: promise.resolve)
+        }
+    }
+}
+
+extension Box {
+    /// Async form of `open(completion:)`.
+    ///
+    /// Opens the box.
+    public func open() async throws -> Content where Content: Sendable {
+        try await withPromise(of: Content.self) { promise in
+            open(completion: promise.resolve)
+        }
+    }
+}
+
+extension RemoteCounter {
+    /// Async form of `fetchCount(completion:)`.
+    ///
+    /// Fetches the count.
+    public func fetchCount() async throws -> Int {
+        try await withPromise(of: Int.self) { promise in
+            fetchCount(completion: promise.resolve)
+        }
+    }
+}
+
+extension ViewModel {
+    /// Async form of `reload(completion:)`.
+    ///
+    /// Refreshes the model.
+    public func reload() async throws -> Int {
+        try await withPromise(of: Int.self) { promise in
+            reload(completion: promise.resolve)
+        }
+    }
+}
+
+extension Counter {
+    /// Async form of `increment(by:completion:)`.
+    ///
+    /// Adds to the counter and reports the new value.
+    public func increment(by amount: Int) async throws -> Int {
+        try await withPromise(of: Int.self) { promise in
+            increment(by: amount, completion: promise.resolve)
+        }
+    }
+}
+
+#if canImport(Foundation)
+    /// Async form of `legacyGreeting(for:completion:)`.
+    ///
+    /// A function at file scope, under a compilation condition.
+    public func legacyGreeting(for name: String) async throws -> String {
+        try await withPromise(of: String.self) { promise in
+            legacyGreeting(for: name, completion: promise.resolve)
+        }
+    }
+#endif

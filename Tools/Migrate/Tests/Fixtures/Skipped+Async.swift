@@ -1,0 +1,21 @@
+// Async forms of the completion-handler functions of Skipped.swift, written by
+// futurebridge-migrate on FutureBridge's bridge: a handler released without being called
+// fails with AbandonedPromiseError (naming the line below that made the promise), a
+// second call is ignored and reported to Diagnostics, and a cancelled task throws
+// CancellationError at once (and cancels the operation's handle, where there is one).
+// Edit freely: the tool never overwrites an existing file.
+
+import Dispatch
+import Foundation
+import FutureBridge
+
+extension SkippedAPI {
+    /// Async form of `value(completion:)`.
+    ///
+    /// Two overloads with the same async form: the first one gets it.
+    public func value() async throws -> Int {
+        try await withPromise(of: Int.self) { promise in
+            value(completion: promise.resolve)
+        }
+    }
+}

@@ -1,0 +1,130 @@
+// Functions futurebridge-migrate must skip, one (or two) per reason, written for the
+// tests: the golden report lists each with its reason.
+import Dispatch
+import Foundation
+
+/// Callback functions the tool leaves alone.
+public final class SkippedAPI: @unchecked Sendable {
+    public init() {}
+
+    /// Already async, yet takes a handler.
+    public func refreshAll(completion: @escaping @Sendable () -> Void) async {
+        completion()
+    }
+
+    /// Has an async sibling below.
+    public func status(completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+        completion(.success("ok"))
+    }
+
+    public func status() async throws -> String { "ok" }
+
+    /// Two overloads with the same async form: the first one gets it.
+    public func value(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+        completion(.success(1))
+    }
+
+    public func value(completion: @escaping @Sendable (Int?, (any Error)?) -> Void) {
+        completion(1, nil)
+    }
+
+    private func secret(completion: @escaping @Sendable (Int) -> Void) {
+        completion(0)
+    }
+
+    fileprivate func internalSecret(completion: @escaping @Sendable (Int) -> Void) {
+        secret(completion: completion)
+    }
+
+    @available(*, unavailable, message: "gone")
+    public func removed(completion: @escaping @Sendable (Int) -> Void) {}
+
+    /// Not to be called from async code.
+    @available(*, noasync)
+    public func lockAndRun(completion: @escaping @Sendable () -> Void) {
+        completion()
+    }
+
+    /// An initializer with a handler.
+    public init(ready: @escaping @Sendable () -> Void) {
+        ready()
+    }
+
+    /// Returns a closure: a combinator, not an operation.
+    public func chain(_ first: @escaping @Sendable () -> Void, then: @escaping @Sendable () -> Void)
+        -> @Sendable () -> Void
+    {
+        {
+            first()
+            then()
+        }
+    }
+
+    /// A shape FutureBridge does not adapt: two values and no error.
+    public func pair(completion: @escaping @Sendable (Int, String) -> Void) {
+        completion(1, "one")
+    }
+
+    /// The handler is not the last parameter.
+    public func load(completion: @escaping @Sendable (Result<Data, any Error>) -> Void, on queue: DispatchQueue) {
+        queue.async { completion(.success(Data())) }
+    }
+
+    /// A non-escaping handler runs before the function returns.
+    public func each(_ completion: (Result<Int, any Error>) -> Void) {
+        completion(.success(1))
+    }
+
+    /// Reports changes, many times.
+    public func observe(key: String, onChange: @escaping @Sendable (Int) -> Void) {
+        onChange(1)
+    }
+
+    /// Reports progress.
+    public func upload(progressHandler: @escaping @Sendable (Double) -> Void) {
+        progressHandler(1)
+    }
+
+    /// Registers a callback for events.
+    public func addObserver(_ callback: @escaping @Sendable () -> Void) {
+        callback()
+    }
+
+    /// The value is not Sendable, and this shape has no scoped form.
+    public func openConnection(completion: @escaping @Sendable (Connection?, (any Error)?) -> Void) {
+        nonisolated(unsafe) let connection = Connection()
+        completion(connection, nil)
+    }
+
+    /// Variadic.
+    public func tag(_ names: String..., completion: @escaping @Sendable ((any Error)?) -> Void) {
+        completion(nil)
+    }
+
+    /// `inout`.
+    public func fill(_ buffer: inout [UInt8], completion: @escaping @Sendable ((any Error)?) -> Void) {
+        buffer.append(1)
+        completion(nil)
+    }
+
+    /// An autoclosure.
+    public func log(_ message: @autoclosure () -> String, completion: @escaping @Sendable () -> Void) {
+        _ = message()
+        completion()
+    }
+
+    /// An isolated parameter.
+    public func run(on actor: isolated any Actor, completion: @escaping @Sendable () -> Void) {
+        completion()
+    }
+}
+
+/// A value type with a mutating callback function.
+public struct Accumulator {
+    public var total = 0
+
+    public mutating func add(_ amount: Int, completion: @escaping @Sendable (Int) -> Void) {
+        total += amount
+        completion(total)
+    }
+}

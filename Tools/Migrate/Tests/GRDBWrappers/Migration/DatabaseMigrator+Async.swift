@@ -1,0 +1,33 @@
+// Async forms of the completion-handler functions of DatabaseMigrator.swift, written by
+// futurebridge-migrate on FutureBridge's bridge: a handler released without being called
+// fails with AbandonedPromiseError (naming the line below that made the promise), a
+// second call is ignored and reported to Diagnostics, and a cancelled task throws
+// CancellationError at once (and cancels the operation's handle, where there is one).
+// Edit freely: the tool never overwrites an existing file.
+
+import Foundation
+import FutureBridge
+import GRDB
+#if canImport(Combine)
+    import Combine
+#endif
+
+extension DatabaseMigrator {
+    /// Async form of `asyncMigrate(_:completion:)`.
+    ///
+    /// Schedules unapplied migrations for execution, and returns immediately.
+    ///
+    /// - parameter writer: A DatabaseWriter.
+    /// - Parameter completion: Runs inside the callback, with the `Database` it receives (which may not
+    ///   leave the callback). What it returns is returned; what it throws is thrown.
+    public func asyncMigrate<Output: Sendable>(
+        _ writer: any DatabaseWriter,
+        completion: @escaping @Sendable (Database) throws -> Output
+    ) async throws -> Output {
+        try await withPromise(of: Output.self) { promise in
+            asyncMigrate(writer) { result in
+                promise.resolve(Result { try completion(result.get()) })
+            }
+        }
+    }
+}
