@@ -2,8 +2,12 @@
 /// on futures, for callback-style functions and future-returning ones alike.
 ///
 /// ```swift
-/// let loadPage = fetchUser +> (fetchAvatar <> fetchPosts)   // User ID -> (Avatar, [Post])
-/// loadPage(7) { result in ... }
+/// let user: FutureFunction<Int, String> = { id in Future(value: "user \(id)") }
+/// let avatar: FutureFunction<String, Data> = { name in Future(value: Data(name.utf8)) }
+/// let posts: FutureFunction<String, [String]> = { name in Future(value: ["\(name)'s post"]) }
+///
+/// let loadPage = user +> (avatar <> posts)   // Int -> (Data, [String])
+/// loadPage(7).onSuccess { avatar, posts in print(avatar.count, posts) }
 /// ```
 ///
 /// `<>` binds tighter than `+>`; both associate to the left.
@@ -132,10 +136,11 @@ public func callbackFunction<Input: Sendable, Output: Sendable>(
 /// every step of the chain reads at the same indentation; a throw in `body` becomes a
 /// failed future.
 ///
+/// <!-- fragment: app -->
 /// ```swift
-/// firstly { fetchUser(id) }
-///     .flatMap { user in fetchAvatar(user) }
-///     .onSuccess(on: .main) { avatar in show(avatar) }
+/// firstly { fetchUser(id: 7) }
+///     .flatMap { user in api.avatar(id: user.id) }
+///     .onSuccess(on: .main) { avatar in view.show(avatar) }
 /// ```
 ///
 /// - Parameter body: Starts the first step, at once, on the calling thread.

@@ -57,6 +57,7 @@ public struct Diagnostic: Sendable, CustomStringConvertible, Equatable {
 /// abandoned promise, the thread that released its last reference), never under a
 /// lock of the library. Keep it short and thread-safe.
 ///
+/// <!-- fragment: app -->
 /// ```swift
 /// Diagnostics.setHandler { diagnostic in logger.warning("\(diagnostic)") }
 /// ```

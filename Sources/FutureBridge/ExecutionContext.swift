@@ -10,10 +10,12 @@ import Foundation
 /// default is never the main queue, which only runs when something drives it (a UI
 /// run loop, `dispatchMain()`), and most Linux programs and servers have no such thing.
 ///
+/// <!-- fragment: app -->
 /// ```swift
-/// future.onSuccess(on: .main) { image in view.show(image) }
-/// future.onSuccess(on: .queue(database)) { row in cache.store(row) }
-/// future.onSuccess(on: .custom(eventLoop.execute)) { _ in }   // anything with execute
+/// let database = DispatchQueue(label: "database")
+/// let image = fetch(url).map(on: .queue(database)) { response in try decode(response.body) }
+/// image.onSuccess(on: .main) { image in view.show(image) }       // a @MainActor closure
+/// image.onSuccess(on: .custom(eventLoop.execute)) { _ in }       // anything with execute
 /// ```
 ///
 /// ## Inline callbacks do not nest

@@ -48,6 +48,7 @@ extension Future {
     /// throws `CancellationError` (or another cancellation error) the future ends
     /// cancelled. If it returns a value anyway, the future succeeds with it.
     ///
+    /// <!-- fragment: app -->
     /// ```swift
     /// let future = Future { try await api.download(url) }
     /// ```

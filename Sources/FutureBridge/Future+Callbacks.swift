@@ -9,6 +9,7 @@ extension Future {
     /// it, the future fails with ``AbandonedPromiseError`` naming this call's
     /// `fileID:line`.
     ///
+    /// <!-- fragment: app -->
     /// ```swift
     /// let future = Future<Data> { promise in
     ///     let task = session.dataTask(with: url) { data, _, error in promise.resolve(data, error) }
@@ -46,6 +47,7 @@ extension Future {
 /// crash; one released without being called resumes the task with ``AbandonedPromiseError``
 /// naming this call's `fileID:line`: the task never hangs and no continuation leaks.
 ///
+/// <!-- fragment: app -->
 /// ```swift
 /// let user = try await withPromise(of: User.self) { promise in
 ///     api.fetchUser(id: 7, completion: promise.resolve)
@@ -78,6 +80,7 @@ public func withPromise<Value: Sendable>(
 /// `body` registered) and throws `CancellationError` at once; misuse is reported, never
 /// a crash, and an abandoned promise fails with ``AbandonedPromiseError``.
 ///
+/// <!-- fragment: legacy -->
 /// ```swift
 /// @MainActor func edit() async throws {
 ///     let draft = try await withPromise { promise in legacy.makeDraft { promise.succeed($0) } }

@@ -23,6 +23,7 @@ extension Future {
     /// at least one of them by ``CancellationToken/cancel()``. A token released without
     /// `cancel()` gives its interest back without asking for cancellation.
     ///
+    /// <!-- fragment: app -->
     /// ```swift
     /// let shared = loadAvatar()
     /// let a = shared.cancellationToken(), b = shared.cancellationToken()

@@ -14,8 +14,9 @@
 /// Fails with the first failure (or is cancelled by the first cancellation) among the
 /// inputs, and then sends cancel requests to the others.
 ///
+/// <!-- fragment: app -->
 /// ```swift
-/// let (user, avatar, plan) = try await whenAll(fetchUser(), fetchAvatar(), fetchPlan()).value
+/// let (user, avatar, hits) = try await whenAll(fetchUser(id: 7), loadAvatar(), search("swift")).value
 /// ```
 ///
 /// - Parameter futures: The inputs.

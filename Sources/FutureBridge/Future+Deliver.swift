@@ -6,11 +6,12 @@
 /// ``CancellationToken/cancel()`` is a cancel request, sent upstream once no other
 /// consumer holds an interest. Discarding the token gives up only the ability to cancel.
 ///
+/// <!-- fragment: app -->
 /// ```swift
 /// // The old entry point, now implemented with async code:
 /// @discardableResult
 /// func fetchUser(id: Int, completion: @escaping @Sendable (User?, Error?) -> Void) -> CancellationToken {
-///     Future { try await api.user(id) }.deliver(on: .main, to: completion)
+///     Future { try await client.user(id: id) }.deliver(on: .main, to: completion)
 /// }
 /// ```
 ///

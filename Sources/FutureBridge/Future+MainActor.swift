@@ -29,7 +29,12 @@ extension Future {
     /// cancellation.
     ///
     /// ```swift
-    /// api.profile().onSuccess(on: .main) { profile in self.title = profile.name }
+    /// @MainActor final class ProfileModel {
+    ///     var title = ""
+    ///     func show(_ name: Future<String>) {
+    ///         name.onSuccess(on: .main) { name in self.title = name }
+    ///     }
+    /// }
     /// ```
     ///
     /// - Parameters:

@@ -14,7 +14,7 @@ extension Future where Value == Void {
     /// completes in the task that sleeps on `clock`.
     ///
     /// ```swift
-    /// Future.after(.seconds(2)).onSuccess { print("two seconds later") }
+    /// Future.after(.seconds(2)).onSuccess { print("two seconds later") }   // macOS 13, iOS 16
     /// ```
     ///
     /// - Parameters:

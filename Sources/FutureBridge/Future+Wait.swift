@@ -30,7 +30,9 @@ extension Future {
     /// deadlock hazard included.
     ///
     /// ```swift
-    /// let config = try loadConfig().wait(deadline: .now() + .seconds(5))
+    /// func readConfig(_ config: Future<String>) throws -> String {   // synchronous code only
+    ///     try config.wait(deadline: .now() + .seconds(5))
+    /// }
     /// ```
     ///
     /// - Parameter deadline: When to give up.

@@ -5,7 +5,10 @@
 /// ``Promise`` (or the operator that made it) completes it.
 ///
 /// ```swift
-/// let future = Future(on: .global()) { try parse(data) }
+/// struct Document: Decodable, Sendable { var title: String }
+/// let data = Data(#"{"title": "Notes"}"#.utf8)
+///
+/// let future = Future(on: .global()) { try JSONDecoder().decode(Document.self, from: data) }
 /// future
 ///     .onSuccess { document in print("parsed", document.title) }
 ///     .onFailure { error in print("failed:", error) }
@@ -133,12 +136,17 @@ extension Future {
     /// `context` instead (Alice's `yield(on:)`). Closures given another executor
     /// explicitly still run there.
     ///
+    /// <!-- fragment: app -->
     /// ```swift
-    /// download(url)
+    /// fetch(url)
     ///     .yield(on: .main)
-    ///     .map { data in decodeThumbnail(data) }    // on the main queue
-    ///     .onSuccess { image in view.show(image) }  // on the main queue
+    ///     .map { response in try decode(response.body) }   // on the main queue
+    ///     .onSuccess { image in print(image.pixels.count) } // on the main queue
     /// ```
+    ///
+    /// The closures stay `@Sendable` and not isolated, even with `yield(on: .main)`: a
+    /// closure that uses main-actor state takes `on: .main` itself, which picks its
+    /// `@MainActor` twin.
     ///
     /// The view shares this future's state: completing, awaiting and cancel requests
     /// behave exactly as on this future. Nothing is allocated.

@@ -1,9 +1,10 @@
 /// A group of futures seen together, with each child's outcome kept (FutureKit's
 /// `FutureBatch`), and a policy for whether one failure fails the batch.
 ///
+/// <!-- fragment: app -->
 /// ```swift
 /// let batch = FutureBatch(urls.map(fetch), policy: .collect)
-/// batch.onEachComplete { index, outcome in progress.update(index, outcome) }
+/// batch.onEachComplete { index, outcome in print("\(index + 1) of \(urls.count):", outcome) }
 /// let outcomes = await batch.outcomes.outcome   // one per URL, in order
 /// ```
 ///

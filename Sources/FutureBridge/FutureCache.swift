@@ -10,10 +10,11 @@ import Dispatch
 /// one requester's cancel request does not cancel the fetch the others wait for. The
 /// fetch gets a cancel request only once every requester has withdrawn.
 ///
+/// <!-- fragment: app -->
 /// ```swift
-/// let avatars = FutureCache<UserID, Image>(expiresAfter: .seconds(300))          // macOS 13, iOS 16
-/// let thumbnails = FutureCache<UserID, Image>(expiresAfter: .seconds(300), timekeeper: .dispatch)
-/// let image = avatars.findOrFetch(id) { id in api.avatar(id) }
+/// let avatars = FutureCache<Int, Image>(expiresAfter: .seconds(300))          // macOS 13, iOS 16
+/// let thumbnails = FutureCache<Int, Image>(expiresAfter: .seconds(300), timekeeper: .dispatch)
+/// let image = avatars.findOrFetch(7) { id in api.avatar(id: id) }
 /// ```
 public final class FutureCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {

@@ -5,6 +5,7 @@
 /// ``Future/flatMap(on:_:)-(_,(Value)->Next)``, passed to ``Promise/complete(using:)`` and
 /// awaited with ``value``, like a future:
 ///
+/// <!-- fragment: legacy -->
 /// ```swift
 /// extension LegacyRequest: FutureConvertible {
 ///     var future: Future<Data> {

@@ -7,6 +7,7 @@
 /// completes as cancelled and never starts. Once started, the request travels to the
 /// future the work returned.
 ///
+/// <!-- fragment: app -->
 /// ```swift
 /// let downloads = FutureLimiter(maxConcurrent: 4)
 /// let images = urls.map { url in downloads.add { fetch(url) } }
@@ -117,10 +118,11 @@ public final class FutureLimiter: Sendable {
 /// outcome. A cancel request on a queued unit's future removes it; on a running one it
 /// travels to the future the unit returned.
 ///
+/// <!-- fragment: app -->
 /// ```swift
 /// let writes = FutureFIFO()
-/// writes.add { database.save(first) }
-/// writes.add { database.save(second) }   // starts after the first save completes
+/// let first = writes.add { api.save(User(id: 1, name: "Ada")) }
+/// let second = writes.add { api.save(User(id: 2, name: "Grace")) }   // after the first completes
 /// ```
 public final class FutureFIFO: Sendable {
     private let limiter = FutureLimiter(maxConcurrent: 1)

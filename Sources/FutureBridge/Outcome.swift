@@ -7,10 +7,12 @@
 /// or a type conforming to ``CancellationIndicating``) becomes ``cancelled``.
 ///
 /// ```swift
-/// switch await future.outcome {
-/// case .success(let value): print("got", value)
-/// case .failure(let error): print("failed:", error)
-/// case .cancelled: print("cancelled")
+/// func report(_ future: Future<Int>) async {
+///     switch await future.outcome {
+///     case .success(let value): print("got", value)
+///     case .failure(let error): print("failed:", error)
+///     case .cancelled: print("cancelled")
+///     }
 /// }
 /// ```
 public enum Outcome<Value> {

@@ -5,9 +5,12 @@ import FutureBridgeAtomics
 /// Each `resolve` (and ``reject(_:)``) is meant to be handed over as the completion
 /// handler itself:
 ///
+/// <!-- fragment: legacy -->
 /// ```swift
 /// let data = Future<Data> { promise in legacy.load(url, completion: promise.resolve) }
-/// let user = try await withPromise { promise in api.fetchUser(id, promise.resolve) }
+/// let user = try await withPromise(of: User.self) { promise in
+///     api.fetchUser(id: 7, completion: promise.resolve)
+/// }
 /// ```
 ///
 /// They are overloads told apart by the completion handler's type, so pass them as

@@ -9,10 +9,13 @@ import FutureBridgeAtomics
 /// completing thread (after the lock is released, and never nested inside another
 /// inline callback) and dispatches the others to their executors.
 ///
+/// <!-- fragment: legacy -->
 /// ```swift
-/// func fetchUser(id: Int) -> Future<User> {
+/// struct UnknownError: Error {}
+///
+/// func loadUser(id: Int) -> Future<User> {
 ///     let promise = Promise<User>()
-///     legacyClient.fetchUser(id) { user, error in
+///     legacy.fetchUser(id: id) { user, error in
 ///         if let user { promise.succeed(user) } else { promise.fail(error ?? UnknownError()) }
 ///     }
 ///     return promise.future
@@ -171,9 +174,12 @@ public final class Promise<Value: Sendable>: Sendable {
     /// promise, so the handler does not keep the promise alive by itself (a promise
     /// that nothing else references must still be detected as abandoned).
     ///
+    /// <!-- fragment: app -->
     /// ```swift
-    /// let task = session.dataTask(with: url) { data, _, error in ... promise.complete ... }
+    /// let promise = Promise<Data>()
+    /// let task = session.dataTask(with: url) { data, _, error in promise.resolve(data, error) }
     /// promise.onCancelRequest { _ in task.cancel() }   // the callback then reports cancellation
+    /// task.resume()
     /// ```
     ///
     /// - Parameters:
@@ -200,7 +206,9 @@ public final class Promise<Value: Sendable>: Sendable {
     /// (typically its own cancellation error) finds the future completed and is ignored
     /// without a report.
     ///
+    /// <!-- fragment: app -->
     /// ```swift
+    /// let promise = Promise<(Data?, URLResponse?)>()
     /// let task = session.dataTask(with: url, completionHandler: promise.resolve)
     /// promise.cancelOnRequest(task.cancel)
     /// task.resume()

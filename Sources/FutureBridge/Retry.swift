@@ -99,8 +99,12 @@ public struct RetryDelay: Sendable {
 /// A cancel request travels to the attempt in progress, or ends the wait between two
 /// attempts (the result is then cancelled); no attempt starts after a request.
 ///
+/// <!-- fragment: app -->
 /// ```swift
-/// let page = retry(attempts: 4, delay: .exponential(initial: .milliseconds(200))) { fetch(url) }
+/// // A Duration measured on a Clock: macOS 13, iOS 16, tvOS 16, watchOS 9
+/// let page = retry(attempts: 4, delay: .exponential(initial: .milliseconds(200)), clock: .continuous) {
+///     fetch(url)
+/// }
 /// ```
 ///
 /// - Parameters:
@@ -135,6 +139,7 @@ public func retry<Value: Sendable, C: Clock<Duration>>(
 /// on the thread that ends the previous attempt or wait, the first time on the calling
 /// thread).
 ///
+/// <!-- fragment: app -->
 /// ```swift
 /// let page = retry(attempts: 4, delay: .exponential(initialInterval: .milliseconds(200)), timekeeper: .dispatch) {
 ///     fetch(url)

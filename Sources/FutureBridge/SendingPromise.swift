@@ -7,6 +7,7 @@
 /// ``InvalidCallbackError``, a dropped promise fails with ``AbandonedPromiseError``), and
 /// its cancellation hooks.
 ///
+/// <!-- fragment: legacy -->
 /// ```swift
 /// @MainActor func edit() async throws {
 ///     let draft = try await withPromise { promise in legacy.makeDraft { promise.succeed($0) } }
