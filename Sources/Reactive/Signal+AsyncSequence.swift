@@ -21,8 +21,9 @@ extension Signal {
     /// the last observer. A sequence that is made and never iterated stays attached
     /// until the signal ends: make it where you iterate it.
     ///
+    /// <!-- fragment: app -->
     /// ```swift
-    /// for try await reading in sensor.readings.values(buffering: .newest(1)) { show(reading) }
+    /// for try await reading in sensor.readings.values(buffering: .newest(1)) { print(reading) }
     /// ```
     ///
     /// - Parameter policy: What to keep while the consumer lags; unbounded by default.

@@ -9,6 +9,7 @@ extension Signal {
     /// returns are `@MainActor` closures, so they may use main-actor state (a delegate
     /// wrapper, a view model's callbacks) directly.
     ///
+    /// <!-- fragment: legacy -->
     /// ```swift
     /// @MainActor func locations(from tracker: LocationTracker) -> Signal<Location> {
     ///     Signal(on: .main) { input in

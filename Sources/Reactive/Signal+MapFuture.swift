@@ -36,8 +36,9 @@ extension Signal {
     /// detached), every future in flight gets a cancel request and queued values are
     /// dropped.
     ///
+    /// <!-- fragment: app -->
     /// ```swift
-    /// let results = queries.mapFuture(.latest) { query in search(query) }
+    /// let results = searchField.text.mapFuture(.latest) { query in search(query) }
     /// ```
     ///
     /// - Parameters:

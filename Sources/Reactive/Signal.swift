@@ -121,8 +121,12 @@ public final class Signal<Value: Sendable>: Sendable {
     /// detached). Turns any multi-shot callback API into a signal in one line:
     ///
     /// ```swift
-    /// let notes = Signal<Notification> { input in
-    ///     let token = center.addObserver(forName: .didUpdate, object: nil, queue: nil) { input.send($0) }
+    /// let center = NotificationCenter.default
+    /// let saved = Notification.Name("document.saved")
+    /// let saves = Signal<String> { input in   // Notification is not Sendable: send a String
+    ///     let token = center.addObserver(forName: saved, object: nil, queue: nil) { note in
+    ///         input.send(note.object as? String ?? "")
+    ///     }
     ///     return { center.removeObserver(token) }
     /// }
     /// ```
@@ -140,6 +144,7 @@ public final class Signal<Value: Sendable>: Sendable {
     /// is a `sending` closure), so one that uses main-actor state says so with
     /// `@MainActor`, or the signal is made with ``init(on:_:)`` and `on: .main`:
     ///
+    /// <!-- fragment: legacy -->
     /// ```swift
     /// @MainActor func locations(from tracker: LocationTracker) -> Signal<Location> {
     ///     Signal { @MainActor input in
