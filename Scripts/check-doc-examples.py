@@ -26,8 +26,9 @@ How an example is compiled
   * Everything else (statements, expressions, and top-level `let` / `var`) becomes, in
     order, the body of `fileprivate func example() async throws`: an example written as
     a few statements may `await` and `try`, and its top-level `let`s are local
-    variables. A top-level `let` / `var` that the example never reads is not an error
-    (an example may show what a call returns); any other warning is.
+    variables (a top-level `let` / `var` with an access modifier is a declaration).
+  * Warnings are errors, except one: a `let` / `var` that the example never reads (an
+    example may bind a value only to show what a call returns).
   * A block that starts with `// swift-tools-version:` is a package manifest: it is
     type-checked on its own against the toolchain's PackageDescription (at the version
     it states), not against the package's modules.
@@ -48,16 +49,15 @@ Fragments
     listing's language). The names after `fragment:` (separated by commas) are:
 
       app       an app's models and services, as the examples assume them:
-                `User` (`id`, `name`), `Image`, `Response` (`status`, `body`),
-                `HTTPError.notFound`, `Report`; `api` (futures: `user(id:)`,
-                `avatar(id:)`, `suggestions(for:)`, `save(_:)`; async `download(_:)`;
-                callback `fetchUser(id:completion:)` returning a cancellable `Request`);
-                `client` (async `user(id:)`); `url`, `urls`, `session`
-                (a URLSession); `fetch(_:)`, `fetchUser(id:)`, `loadAvatar()`,
-                `search(_:)`, `translate(_:)` returning futures; `decode(_:)`;
+                `User` (`id`, `name`), `Image`, `Response` (`status`, `body`);
+                `api` (futures: `user(id:)`, `avatar(id:)`, `suggestions(for:)`,
+                `save(_:)`; async `download(_:)`; callback `fetchUser(id:completion:)`
+                returning a cancellable `Request`); `client` (async `user(id:)`);
+                `url`, `urls`; `fetch(_:)`, `fetchUser(id:)`, `search(_:)`,
+                `translate(_:)` returning futures; `decode(_:)`;
                 main-actor `view` (`show(_:)`) and `label` (`text`); `eventLoop`
-                (`execute(_:)`), `logger`, `metrics`, `worker` (`stop()`);
-                signals `sensor.readings`, `searchField.text`, `photoIDs`.
+                (`execute(_:)`), `logger` (`warning(_:)`), `metrics`
+                (`increment(_:)`); signals `searchField.text` and `photoIDs`.
       legacy    callback APIs, with `app`: `legacyFetch(_:completion:)`,
                 `legacyCancel(_:)`, `legacyLookup(_:completion:)`,
                 `LegacyStore.price(of:completion:)`, `legacy` (`fetchUser(id:completion:)`,
@@ -110,9 +110,7 @@ PRELUDES: dict[str, tuple[list[str], str]] = {
         """\
 fileprivate struct User: Sendable, Identifiable { var id: Int; var name: String }
 fileprivate struct Image: Sendable { var pixels: Data }
-fileprivate struct Report: Sendable { var text: String }
 fileprivate struct Response: Sendable { var status: Int; var body: Data }
-fileprivate enum HTTPError: Error { case notFound }
 fileprivate final class Request: Sendable { func cancel() { fatalError() } }
 fileprivate struct API: Sendable {
     func user(id: Int) -> Future<User> { fatalError() }
@@ -130,10 +128,8 @@ fileprivate var api: API { fatalError() }
 fileprivate var client: Client { fatalError() }
 fileprivate var url: URL { fatalError() }
 fileprivate var urls: [URL] { fatalError() }
-fileprivate var session: URLSession { fatalError() }
 fileprivate func fetch(_ url: URL) -> Future<Response> { fatalError() }
 fileprivate func fetchUser(id: Int) -> Future<User> { fatalError() }
-fileprivate func loadAvatar() -> Future<Image> { fatalError() }
 fileprivate func search(_ query: String) -> Future<[String]> { fatalError() }
 fileprivate func translate(_ text: String) -> Future<String> { fatalError() }
 fileprivate func decode(_ data: Data) throws -> Image { fatalError() }
@@ -147,10 +143,6 @@ fileprivate struct Logger: Sendable { func warning(_ message: String) { fatalErr
 fileprivate var logger: Logger { fatalError() }
 fileprivate struct Metrics: Sendable { func increment(_ name: String) { fatalError() } }
 fileprivate var metrics: Metrics { fatalError() }
-fileprivate struct Worker: Sendable { func stop() -> Bool { fatalError() } }
-fileprivate var worker: Worker { fatalError() }
-fileprivate struct Sensor: Sendable { var readings: Signal<Double> }
-fileprivate var sensor: Sensor { fatalError() }
 fileprivate struct SearchField: Sendable { var text: Signal<String> }
 fileprivate var searchField: SearchField { fatalError() }
 fileprivate var photoIDs: Signal<Int> { fatalError() }
@@ -234,6 +226,8 @@ import Reactive
 FRAGMENT_RE = re.compile(r"^\s*<!--\s*fragment:\s*([A-Za-z0-9_,\s-]*?)\s*-->\s*$")
 FENCE_RE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
 DOC_LINE_RE = re.compile(r"^(\s*///)( ?)(.*)$")
+# An example may bind a value only to show what a call returns.
+UNUSED_BINDING_RE = re.compile(r"^(initialization of (immutable value|variable) |immutable value |variable )'[^']*' was never used")
 DIAG_RE = re.compile(r"^(.*?):(\d+):(\d+): (error|warning|note|remark): (.*)$")
 
 # --- finding the examples ---------------------------------------------------------------
@@ -604,7 +598,6 @@ class Generated:
     text: str
     # generated line (1-based) -> (index into example.lines, column shift after insert)
     line_map: dict[int, tuple[int, tuple[int, int] | None]]
-    unused_ok: set[int]  # generated lines of top-level bindings
     problem: str | None = None
 
 
@@ -613,11 +606,10 @@ def generate(example: Example) -> Generated:
     first = next((line for line in lines if line.strip()), "")
     if first.startswith("// swift-tools-version:"):
         line_map = {k + 1: (k, None) for k in range(len(lines))}
-        return Generated(example, True, "\n".join(lines) + "\n", line_map, set())
+        return Generated(example, True, "\n".join(lines) + "\n", line_map)
 
     out: list[str] = []
     line_map: dict[int, tuple[int, tuple[int, int] | None]] = {}
-    unused_ok: set[int] = set()
 
     def emit(text: str, origin: int | None = None, shift: tuple[int, int] | None = None) -> None:
         out.append(text)
@@ -659,12 +651,9 @@ def generate(example: Example) -> Generated:
     if any(any(lines[k].strip() for k in item.lines) for item in body):
         emit("fileprivate func example() async throws {")
         for item in body:
-            first_code = next((k for k in item.lines if lines[k].strip() and not lines[k].strip().startswith("//")), None)
-            if item.kind == "binding" and first_code is not None:
-                unused_ok.add(len(out) + 1 + item.lines.index(first_code))
             emit_item(item)
         emit("}")
-    return Generated(example, False, "\n".join(out) + "\n", line_map, unused_ok, problem)
+    return Generated(example, False, "\n".join(out) + "\n", line_map, problem)
 
 
 # --- compiling --------------------------------------------------------------------------
@@ -767,7 +756,7 @@ def attribute(output: str, generated: dict[str, Generated]) -> tuple[dict[str, l
     errors: set[str] = set()
     orphans: list[str] = []
     owner: str | None = None  # the file of the last error: its notes follow it
-    dropped = False  # the last error was an unused top-level binding: drop its notes
+    dropped = False  # the last error was an unused binding, forgiven: drop its notes
     for group in diagnostics(output):
         m = DIAG_RE.match(group[0])
         if not m:
@@ -793,7 +782,7 @@ def attribute(output: str, generated: dict[str, Generated]) -> tuple[dict[str, l
         if gen is None:
             orphans += group
             continue
-        if int(line) in gen.unused_ok and ("[#no-usage]" in message or "was never used" in message):
+        if UNUSED_BINDING_RE.search(message):
             dropped = True
             continue
         owner = name

@@ -8,9 +8,9 @@
 #      broken block reported at its fence line and the error at its own line;
 #   2. the same README without the broken example: `1 compiled, 0 failed`, exit 0;
 #   3. the other sources and rules: a .docc article and a doc comment, shell blocks
-#      ignored, fragments and their preludes, `previous`, an unknown prelude, an unused
-#      top-level `let` (accepted) and an unused `let` in a function (a warning, so an
-#      error), a package manifest.
+#      ignored, fragments and their preludes, `previous`, an unknown prelude, unused
+#      `let`s (accepted) and a `var` never mutated (a warning, so an error), a package
+#      manifest.
 #
 #   bash Scripts/test-check-doc-examples.sh
 #
@@ -165,6 +165,13 @@ func unused() {
     let value = 1
 }
 ```
+
+```swift
+func counter() -> Int {
+    var count = 1
+    return count
+}
+```
 EOF
 cat >"$tree/Sources/Demo/Demo.swift" <<'EOF'
 /// A type.
@@ -183,16 +190,17 @@ public struct Demo {
 EOF
 
 run_check "$tree" --no-build
-expect "README, article and doc comments" "doc examples: 5 compiled, 4 failed" 1
+expect "README, article and doc comments" "doc examples: 6 compiled, 4 failed" 1
 expect_line "a block without its prelude fails" "README.md:8: example failed:"
 expect_line "an unknown prelude fails" "README.md:13: example failed:"
-expect_line "an unused let in a function is an error" "Sources/Demo/Demo.docc/Article.md:15: example failed:"
+expect_line "a var never mutated is an error (warnings are errors)" "Sources/Demo/Demo.docc/Article.md:21: example failed:"
 expect_line "a doc comment's error is at its source line and column" "Sources/Demo/Demo.swift:10:27: error:"
 expect_no_line "a fragment with its prelude compiles" "README.md:4: example failed:"
 expect_no_line "a valid doc comment example compiles" "Sources/Demo/Demo.swift:3: example failed:"
 expect_no_line "a package manifest compiles" "README.md:17: example failed:"
 expect_no_line "'previous' continues the block before it" "Article.md:10: example failed:"
 expect_no_line "an unused top-level let is no error" "Article.md:5: example failed:"
+expect_no_line "an unused let in a function is no error" "Article.md:15: example failed:"
 
 printf 'doc examples self-test: %d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]
