@@ -9,10 +9,10 @@ extension Future {
     /// it, the future fails with ``AbandonedPromiseError`` naming this call's
     /// `fileID:line`.
     ///
-    /// <!-- fragment: app -->
     /// ```swift
+    /// let url = URL(string: "https://example.com")!
     /// let future = Future<Data> { promise in
-    ///     let task = session.dataTask(with: url) { data, _, error in promise.resolve(data, error) }
+    ///     let task = URLSession.shared.dataTask(with: url) { data, _, error in promise.resolve(data, error) }
     ///     promise.onCancelRequest { _ in task.cancel() }
     ///     task.resume()
     /// }

@@ -23,12 +23,12 @@ extension Future {
     /// at least one of them by ``CancellationToken/cancel()``. A token released without
     /// `cancel()` gives its interest back without asking for cancellation.
     ///
-    /// <!-- fragment: app -->
     /// ```swift
-    /// let shared = loadAvatar()
-    /// let a = shared.cancellationToken(), b = shared.cancellationToken()
-    /// a.cancel()   // nothing happens: b still wants the avatar
-    /// b.cancel()   // now the producer gets the request
+    /// func share(_ avatar: Future<Data>) {
+    ///     let a = avatar.cancellationToken(), b = avatar.cancellationToken()
+    ///     a.cancel()   // nothing happens: b still wants the avatar
+    ///     b.cancel()   // now the producer gets the request
+    /// }
     /// ```
     ///
     /// - Returns: A token that holds the interest until it is cancelled or released.

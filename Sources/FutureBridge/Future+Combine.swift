@@ -14,9 +14,10 @@
 /// Fails with the first failure (or is cancelled by the first cancellation) among the
 /// inputs, and then sends cancel requests to the others.
 ///
-/// <!-- fragment: app -->
 /// ```swift
-/// let (user, avatar, hits) = try await whenAll(fetchUser(id: 7), loadAvatar(), search("swift")).value
+/// func profile(_ name: Future<String>, _ avatar: Future<Data>, _ followers: Future<Int>) async throws {
+///     let (text, image, count) = try await whenAll(name, avatar, followers).value   // String, Data, Int
+/// }
 /// ```
 ///
 /// - Parameter futures: The inputs.

@@ -141,9 +141,11 @@ extension Future {
     /// `predicate` runs once, on `context`, for a value only; a throw fails the new
     /// future with the thrown error. A cancel request travels to this future.
     ///
-    /// <!-- fragment: app -->
     /// ```swift
-    /// let page = fetch(url).validate(orFailWith: HTTPError.notFound) { $0.status == 200 }
+    /// enum HTTPError: Error { case notFound }
+    /// func found(_ status: Future<Int>) -> Future<Int> {
+    ///     status.validate(orFailWith: HTTPError.notFound) { $0 != 404 }
+    /// }
     /// ```
     ///
     /// - Parameters:

@@ -136,12 +136,13 @@ extension Future {
     /// `context` instead (Alice's `yield(on:)`). Closures given another executor
     /// explicitly still run there.
     ///
-    /// <!-- fragment: app -->
     /// ```swift
-    /// fetch(url)
-    ///     .yield(on: .main)
-    ///     .map { response in try decode(response.body) }   // on the main queue
-    ///     .onSuccess { image in print(image.pixels.count) } // on the main queue
+    /// func report(_ download: Future<Data>) {
+    ///     download
+    ///         .yield(on: .main)
+    ///         .map { data in data.count }                    // on the main queue
+    ///         .onSuccess { count in print(count, "bytes") }  // on the main queue
+    /// }
     /// ```
     ///
     /// The closures stay `@Sendable` and not isolated, even with `yield(on: .main)`: a

@@ -1,11 +1,12 @@
 /// A group of futures seen together, with each child's outcome kept (FutureKit's
 /// `FutureBatch`), and a policy for whether one failure fails the batch.
 ///
-/// <!-- fragment: app -->
 /// ```swift
-/// let batch = FutureBatch(urls.map(fetch), policy: .collect)
-/// batch.onEachComplete { index, outcome in print("\(index + 1) of \(urls.count):", outcome) }
-/// let outcomes = await batch.outcomes.outcome   // one per URL, in order
+/// func download(_ files: [Future<Data>]) async {
+///     let batch = FutureBatch(files, policy: .collect)
+///     batch.onEachComplete { index, outcome in print("\(index + 1) of \(files.count):", outcome) }
+///     let outcomes = await batch.outcomes.outcome   // one per file, in order
+/// }
 /// ```
 ///
 /// A cancel request on the batch (``cancel()``, or on ``outcomes`` or a future derived

@@ -174,10 +174,10 @@ public final class Promise<Value: Sendable>: Sendable {
     /// promise, so the handler does not keep the promise alive by itself (a promise
     /// that nothing else references must still be detected as abandoned).
     ///
-    /// <!-- fragment: app -->
     /// ```swift
     /// let promise = Promise<Data>()
-    /// let task = session.dataTask(with: url) { data, _, error in promise.resolve(data, error) }
+    /// let url = URL(string: "https://example.com")!
+    /// let task = URLSession.shared.dataTask(with: url) { data, _, error in promise.resolve(data, error) }
     /// promise.onCancelRequest { _ in task.cancel() }   // the callback then reports cancellation
     /// task.resume()
     /// ```
@@ -206,10 +206,10 @@ public final class Promise<Value: Sendable>: Sendable {
     /// (typically its own cancellation error) finds the future completed and is ignored
     /// without a report.
     ///
-    /// <!-- fragment: app -->
     /// ```swift
     /// let promise = Promise<(Data?, URLResponse?)>()
-    /// let task = session.dataTask(with: url, completionHandler: promise.resolve)
+    /// let url = URL(string: "https://example.com")!
+    /// let task = URLSession.shared.dataTask(with: url, completionHandler: promise.resolve)
     /// promise.cancelOnRequest(task.cancel)
     /// task.resume()
     /// ```

@@ -21,9 +21,10 @@ extension Signal {
     /// the last observer. A sequence that is made and never iterated stays attached
     /// until the signal ends: make it where you iterate it.
     ///
-    /// <!-- fragment: app -->
     /// ```swift
-    /// for try await reading in sensor.readings.values(buffering: .newest(1)) { print(reading) }
+    /// func follow(_ readings: Signal<Double>) async throws {
+    ///     for try await reading in readings.values(buffering: .newest(1)) { print(reading) }
+    /// }
     /// ```
     ///
     /// - Parameter policy: What to keep while the consumer lags; unbounded by default.
