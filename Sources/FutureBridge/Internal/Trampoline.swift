@@ -12,16 +12,25 @@
 /// callbacks are queued on this thread's trampoline and run after the current callback
 /// returns, so a chain of a million completions (or a recursive retry loop) never grows
 /// the stack. The state is per thread; no lock is involved.
+///
+/// Each job is released as soon as it has run, and the slots of jobs already run are
+/// reclaimed as the queue advances: a handler that re-arms itself a million times keeps
+/// a few jobs queued, not a million.
 @usableFromInline
 final class Trampoline {
     // Only this thread ever touches its trampoline, so dynamic exclusivity checks would
     // buy nothing; they were a measurable share of every completion.
     @usableFromInline @exclusivity(unchecked)
     var isDraining = false
+    /// Jobs; those before `head` have run and are `nil`.
     @usableFromInline @exclusivity(unchecked)
-    var queue: [() -> Void] = []
+    var queue: [(() -> Void)?] = []
     @usableFromInline @exclusivity(unchecked)
     var head = 0
+
+    /// Slots of jobs already run that the queue may keep before it reclaims them.
+    @usableFromInline
+    static var reclaimThreshold: Int { 64 }
 
     @inlinable
     init() {}
@@ -99,11 +108,24 @@ final class Trampoline {
     @inlinable
     func runQueued() {
         while head < queue.count {
-            let job = queue[head]
+            // Taken out of its slot, so that it is released as soon as it returns.
+            let job = queue[head].take()
             head += 1
-            job()
+            job?()
+            // Reclaim the slots of the jobs run so far once they are half of the queue:
+            // a handler that queues one job per job it runs keeps the queue this short.
+            if head >= Self.reclaimThreshold && head * 2 >= queue.count {
+                queue.removeSubrange(0..<head)
+                head = 0
+            }
         }
-        queue.removeAll(keepingCapacity: queue.count <= 64)
+        queue.removeAll(keepingCapacity: queue.capacity <= 2 * Self.reclaimThreshold)
         head = 0
     }
+
+    /// Jobs queued and not yet run (for tests).
+    var queuedCount: Int { queue.count - head }
+
+    /// Slots the queue holds now, run jobs not yet reclaimed included (for tests).
+    var slotCount: Int { queue.count }
 }
