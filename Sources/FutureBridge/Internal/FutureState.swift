@@ -73,13 +73,12 @@ enum CancelActions {
     case forward(AnyFutureBox)
     case list([CancelAction])
 
+    /// Runs the actions on this thread, in order, without nesting a call per link: see
+    /// ``Trampoline/runCancelActions(_:)``.
     @inlinable
     func run() {
-        switch self {
-        case .none: break
-        case .forward(let upstream): CancelAction.forward(upstream)()
-        case .list(let actions): for action in actions { action() }
-        }
+        if case .none = self { return }
+        Trampoline.runCancelActions(self)
     }
 }
 

@@ -28,6 +28,16 @@ final class Trampoline {
     @usableFromInline @exclusivity(unchecked)
     var head = 0
 
+    /// Whether this thread is running cancel actions (``runCancelActions(_:)``).
+    @usableFromInline @exclusivity(unchecked)
+    var isCancelling = false
+    /// Cancel actions still to run on this thread, the next one last.
+    @usableFromInline @exclusivity(unchecked)
+    var cancelStack: [CancelAction] = []
+    /// Cancel actions made due by the action running now, in the order they were made.
+    @usableFromInline @exclusivity(unchecked)
+    var cancelsMadeDue: [CancelActions] = []
+
     /// Slots of jobs already run that the queue may keep before it reclaims them.
     @usableFromInline
     static var reclaimThreshold: Int { 64 }
@@ -121,6 +131,47 @@ final class Trampoline {
         }
         queue.removeAll(keepingCapacity: queue.capacity <= 2 * Self.reclaimThreshold)
         head = 0
+    }
+
+    /// Runs cancel actions without growing the stack per link.
+    ///
+    /// A request forwarded upstream (a derived future withdrawing its interest), or made
+    /// by a cancel handler (a combined future withdrawing from its inputs), makes more
+    /// actions due, on the next future up. Run directly, each link would nest one call
+    /// deeper: a chain of 20,000 pending `map`s overflowed a debug build's stack. While
+    /// this thread runs cancel actions, the actions a nested request makes due are kept
+    /// and run once the action that made them returns, before the remaining actions of
+    /// the same request: the order is the depth-first order of the nested calls, and
+    /// every request is delivered before the outermost call returns.
+    ///
+    /// The flags of each request (``FutureState/Flags/cancelRequested``) are set at once;
+    /// only the actions wait.
+    @usableFromInline
+    static func runCancelActions(_ actions: CancelActions) {
+        let trampoline = current
+        if trampoline.isCancelling {
+            trampoline.cancelsMadeDue.append(actions)
+            return
+        }
+        trampoline.isCancelling = true
+        trampoline.pushCancelActions(actions)
+        while let action = trampoline.cancelStack.popLast() {
+            action()
+            if trampoline.cancelsMadeDue.isEmpty { continue }
+            for madeDue in trampoline.cancelsMadeDue.reversed() { trampoline.pushCancelActions(madeDue) }
+            trampoline.cancelsMadeDue.removeAll(keepingCapacity: trampoline.cancelsMadeDue.capacity <= 64)
+        }
+        trampoline.cancelStack.removeAll(keepingCapacity: trampoline.cancelStack.capacity <= 64)
+        trampoline.isCancelling = false
+    }
+
+    /// Pushes `actions` so that the first of them is popped first.
+    func pushCancelActions(_ actions: CancelActions) {
+        switch actions {
+        case .none: break
+        case .forward(let upstream): cancelStack.append(.forward(upstream))
+        case .list(let list): cancelStack.append(contentsOf: list.reversed())
+        }
     }
 
     /// Jobs queued and not yet run (for tests).
