@@ -1,102 +1,3 @@
-/// A closure waiting for a whole outcome.
-@usableFromInline
-typealias OutcomeCallback<Value> = @Sendable (Outcome<Value>) -> Void
-
-/// A promise's answer to a cancel request.
-@usableFromInline
-typealias CancelHandler = @Sendable () -> Void
-
-/// A handler waiting for a future's outcome, kept as the closure its caller gave, with
-/// the part of the outcome it wants.
-///
-/// Wrapping every handler in one `(Outcome) -> Void` closure would cost an allocation
-/// per handler (the wrapper's context); a case per handler shape costs none.
-@usableFromInline
-enum Callback<Value: Sendable>: Sendable {
-    case outcome(OutcomeCallback<Value>)
-    case success(@Sendable (Value) -> Void)
-    case failure(@Sendable (any Error) -> Void)
-    case cancelled(@Sendable () -> Void)
-    case always(@Sendable () -> Void)
-
-    /// Runs the handler on this thread with its part of `outcome`, if `outcome` has it.
-    @inlinable
-    func callAsFunction(_ outcome: Outcome<Value>) {
-        // Not `.inline`: that static is a lazily initialized global, checked on each access.
-        run(with: outcome, in: ExecutionContext(kind: .inline))
-    }
-
-    /// Runs the handler in `context` with its part of `outcome` (a direct call for
-    /// ``ExecutionContext/inline``); schedules nothing when `outcome` does not have it.
-    @inlinable @inline(__always)
-    func run(with outcome: Outcome<Value>, in context: ExecutionContext) {
-        switch self {
-        case .outcome(let body): context.run(body, with: outcome)
-        case .success(let body): if case .success(let value) = outcome { context.run(body, with: value) }
-        case .failure(let body): if case .failure(let error) = outcome { context.run(body, with: error) }
-        case .cancelled(let body): if case .cancelled = outcome { context.execute(body) }
-        case .always(let body): context.execute(body)
-        }
-    }
-
-    /// This handler, made to run in `context` (itself for ``ExecutionContext/inline``).
-    @inlinable
-    func bound(to context: ExecutionContext) -> Callback {
-        if context.isInline { return self }
-        return .outcome { outcome in self.run(with: outcome, in: context) }
-    }
-}
-
-/// What a cancel request runs: a promise's handler, or a derived future's forwarding of
-/// the request to the future it is fed by (which needs no closure).
-@usableFromInline
-enum CancelAction: Sendable {
-    /// Withdraw this future's interest in its upstream, voting to cancel.
-    case forward(AnyFutureBox)
-    case run(CancelHandler)
-
-    @inlinable
-    func callAsFunction() {
-        switch self {
-        case .forward(let upstream): upstream.withdrawInterest(cancelling: true)
-        case .run(let handler): handler()
-        }
-    }
-}
-
-/// The cancel actions a delivered request runs, in registration order. Not generic, so
-/// that the unspecialized code that forwards a request upstream (through
-/// ``AnyFutureBox``) needs no generic metadata for it.
-@usableFromInline
-enum CancelActions {
-    case none
-    case forward(AnyFutureBox)
-    case list([CancelAction])
-
-    /// Runs the actions on this thread, in order, without nesting a call per link: see
-    /// ``Trampoline/runCancelActions(_:)``.
-    @inlinable
-    func run() {
-        if case .none = self { return }
-        Trampoline.runCancelActions(self)
-    }
-}
-
-/// What a pending future keeps besides its first callback, in one word: nothing, the
-/// forwarding of a derived future (no allocation), or a list of further callbacks and
-/// cancel actions (allocated only when there are any).
-@usableFromInline
-enum Attachments<Value: Sendable> {
-    case forward(AnyFutureBox)
-    case list([Attachment<Value>])
-}
-
-@usableFromInline
-enum Attachment<Value: Sendable> {
-    case callback(Callback<Value>)
-    case cancel(CancelAction)
-}
-
 /// The whole mutable state of one future, as a pure state machine.
 ///
 /// Each event is a `mutating func` named after what happened and returns what must be
@@ -229,8 +130,30 @@ struct FutureState<Value: Sendable> {
             self.attachments = attachments
         }
 
+        /// Nothing to run. (Awaiters and waiters live in the list only, so the first
+        /// callback alone does not tell.)
         @inlinable
-        var isEmpty: Bool { first == nil }
+        var isEmpty: Bool {
+            guard first == nil else { return false }
+            if case .list? = attachments { return false }
+            return true
+        }
+
+        /// Runs every handler with `outcome`, and resumes every awaiter and waiter, in
+        /// registration order (the first callback first).
+        @inlinable
+        func run(with outcome: Outcome<Value>) {
+            if let first { first(outcome) }
+            guard case .list(let list)? = attachments else { return }
+            for attachment in list {
+                switch attachment {
+                case .callback(let callback): callback(outcome)
+                case .awaiter(let awaiter): awaiter.resume(with: outcome)
+                case .waiter(let waiter): waiter.wake()
+                case .cancel, .vacated: break
+                }
+            }
+        }
 
         @inlinable
         func makeIterator() -> Iterator {
@@ -238,7 +161,8 @@ struct FutureState<Value: Sendable> {
             return Iterator(first: first, rest: list)
         }
 
-        /// First the inline callback, then the listed ones, in registration order.
+        /// The handlers (not the awaiters and waiters): first the inline callback, then
+        /// the listed ones, in registration order.
         @usableFromInline
         struct Iterator: IteratorProtocol {
             @usableFromInline var first: Callback<Value>?
@@ -326,17 +250,22 @@ struct FutureState<Value: Sendable> {
         }
     }
 
-    /// Appends to the attachment list, making one if needed.
-    @inlinable
-    mutating func attach(_ attachment: Attachment<Value>) {
+    /// Appends to the attachment list, making one if needed; returns the new entry's
+    /// index. A full list first drops the places of awaiters and waiters that left.
+    @inlinable @discardableResult
+    mutating func attach(_ attachment: Attachment<Value>) -> Int {
         switch attachments.take() {
         case nil:
             attachments = .list([attachment])
+            return 0
         case .forward(let upstream):
             attachments = .list([.cancel(.forward(upstream)), attachment])
+            return 1
         case .list(var list):
+            if list.count == list.capacity { Self.dropVacated(from: &list) }
             list.append(attachment)
             attachments = .list(list)
+            return list.count - 1
         }
     }
 
@@ -387,7 +316,10 @@ struct FutureState<Value: Sendable> {
             for attachment in list {
                 switch attachment {
                 case .cancel(let action): actions.append(action)
-                case .callback: callbacks.append(attachment)
+                case .vacated: break
+                case .callback, .awaiter, .waiter:
+                    attachment.registration?.slot = callbacks.count
+                    callbacks.append(attachment)
                 }
             }
             if !callbacks.isEmpty { attachments = .list(callbacks) }

@@ -77,10 +77,10 @@ final class Trampoline {
         if callbacks.isEmpty { return }
         let trampoline = current
         if trampoline.isDraining {
-            trampoline.queue.append { for callback in callbacks { callback(outcome) } }
+            trampoline.queue.append { callbacks.run(with: outcome) }
         } else {
             trampoline.isDraining = true
-            for callback in callbacks { callback(outcome) }
+            callbacks.run(with: outcome)
             trampoline.drain()
         }
     }

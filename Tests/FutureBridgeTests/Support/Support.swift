@@ -68,6 +68,12 @@ extension Future {
         }
     }
 
+    /// Callbacks registered now, awaiting tasks and waiting threads included (0 once
+    /// completed).
+    var registeredCallbackCount: Int {
+        storage.withLock { $0.registeredCallbackCount }
+    }
+
     /// Suspends (yielding, never sleeping) until `count` interests are held.
     func waitForInterests(_ count: Int) async {
         while interestCount < count { await Task.yield() }
