@@ -83,11 +83,19 @@ enum CancelActions {
 }
 
 /// What a pending future keeps besides its first callback, in one word: nothing, the
-/// forwarding of a derived future (no allocation), or a list of further callbacks and
-/// cancel actions (allocated only when there are any).
+/// forwarding of a derived future, the future a bound one follows (no allocation for
+/// either), or a list of further callbacks and cancel actions (allocated only when there
+/// are any).
+///
+/// The forwarding of a derived future and the future a bound one follows are also the
+/// edges along which ``FutureStorage/complete(using:)`` looks for a cycle: both stay
+/// until the future completes, even once a cancel request went through them.
 @usableFromInline
 enum Attachments<Value: Sendable> {
     case forward(AnyFutureBox)
+    /// The future this one was bound to (``FutureState/bind(following:)``); cancel
+    /// requests are forwarded there.
+    case follows(AnyFutureBox)
     case list([Attachment<Value>])
 }
 
@@ -95,6 +103,8 @@ enum Attachments<Value: Sendable> {
 enum Attachment<Value: Sendable> {
     case callback(Callback<Value>)
     case cancel(CancelAction)
+    /// As ``Attachments/follows(_:)``.
+    case follows(AnyFutureBox)
     /// A task suspended until the outcome comes (``FutureState/awaiterArrived(_:continuation:)``).
     /// Awaiters and waiters are kept here, never in the first callback, so that the
     /// callback type that every handler goes through stays as small as it was.

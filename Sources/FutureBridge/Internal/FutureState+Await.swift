@@ -128,7 +128,7 @@ extension FutureState {
             for attachment in list {
                 switch attachment {
                 case .callback, .awaiter, .waiter: count += 1
-                case .cancel, .vacated: break
+                case .cancel, .follows, .vacated: break
                 }
             }
         }
@@ -151,6 +151,8 @@ extension FutureState {
             attachments = nil
         } else if list.count == 1, case .cancel(.forward(let upstream)) = list[0] {
             attachments = .forward(upstream)
+        } else if list.count == 1, case .follows(let source) = list[0] {
+            attachments = .follows(source)
         } else {
             attachments = .list(list)
         }

@@ -150,7 +150,7 @@ struct FutureState<Value: Sendable> {
                 case .callback(let callback): callback(outcome)
                 case .awaiter(let awaiter): awaiter.resume(with: outcome)
                 case .waiter(let waiter): waiter.wake()
-                case .cancel, .vacated: break
+                case .cancel, .follows, .vacated: break
                 }
             }
         }
@@ -219,6 +219,58 @@ struct FutureState<Value: Sendable> {
     }
 
     @usableFromInline
+    enum BindAction {
+        /// Already completed or bound: nothing changed.
+        case refused
+        /// Bound; `forwardRequest` if a cancel request already arrived here, which must
+        /// now go on to the followed future. `mayCloseCycle` unless nothing depends on
+        /// this future yet (no interest, callback or cancel action: a fresh promise), in
+        /// which case the new edge cannot close a cycle and nobody needs to look.
+        case bound(forwardRequest: Bool, mayCloseCycle: Bool)
+    }
+
+    /// The promise will take its outcome from `source`, and forward cancel requests to
+    /// it; the caller holds an interest in `source` for this future.
+    @inlinable
+    mutating func bind(following source: AnyFutureBox) -> BindAction {
+        guard bind() else { return .refused }
+        let hasDependents: Bool
+        if case .pending(let pending) = phase {
+            hasDependents = interests > 0 || pending.first != nil || attachments != nil
+        } else {
+            hasDependents = false
+        }
+        if attachments == nil {
+            attachments = .follows(source)
+        } else {
+            attach(.follows(source))
+        }
+        return .bound(forwardRequest: flags.contains(.cancelRequested), mayCloseCycle: hasDependents)
+    }
+
+    /// The future whose completion this pending one waits for: the one it follows if it
+    /// is bound, else the one it is derived from, if any. `nil` once completed.
+    @inlinable
+    var dependency: AnyFutureBox? {
+        guard !isCompleted else { return nil }
+        let bound = flags.contains(.bound)
+        switch attachments {
+        case nil: return nil
+        case .forward(let upstream)?: return bound ? nil : upstream
+        case .follows(let source)?: return bound ? source : nil
+        case .list(let list)?:
+            for attachment in list {
+                switch attachment {
+                case .follows(let source) where bound: return source
+                case .cancel(.forward(let upstream)) where !bound: return upstream
+                default: continue
+                }
+            }
+            return nil
+        }
+    }
+
+    @usableFromInline
     enum AddCallbackAction {
         case stored
         case runNow(Outcome<Value>)
@@ -260,6 +312,9 @@ struct FutureState<Value: Sendable> {
             return 0
         case .forward(let upstream):
             attachments = .list([.cancel(.forward(upstream)), attachment])
+            return 1
+        case .follows(let source):
+            attachments = .list([.follows(source), attachment])
             return 1
         case .list(var list):
             if list.count == list.capacity { Self.dropVacated(from: &list) }
@@ -305,24 +360,28 @@ struct FutureState<Value: Sendable> {
         let flags = flags
         guard flags.contains(.cancelWanted), interests == 0, !flags.contains(.cancelRequested) else { return nil }
         _ = insert(.cancelRequested)
-        switch attachments.take() {
+        // The forwarding edges stay (see ``Attachments``); cancel handlers are released.
+        switch attachments {
         case nil:
             return CancelActions.none
-        case .forward(let upstream):
+        case .forward(let upstream)?, .follows(let upstream)?:
             return .forward(upstream)
-        case .list(let list):
+        case .list(let list)?:
             var actions: [CancelAction] = []
-            var callbacks: [Attachment<Value>] = []
+            var kept: [Attachment<Value>] = []
             for attachment in list {
                 switch attachment {
+                case .cancel(.forward(let upstream)), .follows(let upstream):
+                    actions.append(.forward(upstream))
+                    kept.append(attachment)
                 case .cancel(let action): actions.append(action)
                 case .vacated: break
                 case .callback, .awaiter, .waiter:
-                    attachment.registration?.slot = callbacks.count
-                    callbacks.append(attachment)
+                    attachment.registration?.slot = kept.count
+                    kept.append(attachment)
                 }
             }
-            if !callbacks.isEmpty { attachments = .list(callbacks) }
+            attachments = kept.isEmpty ? nil : .list(kept)
             return .list(actions)
         }
     }
