@@ -387,6 +387,32 @@ struct FutureState<Value: Sendable> {
     }
 
     @usableFromInline
+    enum JoinAction {
+        /// Joined: the callback is stored and an interest held.
+        case joined
+        /// The value is there: run the callback with it now (no interest needed).
+        case runNow(Outcome<Value>)
+        /// Told to stop (a cancel request went through), or ended without a value:
+        /// not to be shared with a new consumer. Nothing changed.
+        case refused
+    }
+
+    /// A new consumer wants to share this future's work (``FutureCache``): it takes an
+    /// interest and registers `callback` in one step, unless the work was told to stop
+    /// or failed, so that it never joins work that is being cancelled.
+    @inlinable
+    mutating func consumerJoined(_ callback: Callback<Value>) -> JoinAction {
+        if let outcome {
+            if case .success = outcome { return .runNow(outcome) }
+            return .refused
+        }
+        if flags.contains(.cancelRequested) { return .refused }
+        interestAdded()
+        _ = addCallback(callback)
+        return .joined
+    }
+
+    @usableFromInline
     enum AddCancelActionResult {
         /// Kept; runs when a request arrives.
         case stored
