@@ -99,6 +99,22 @@ final class Trampoline {
         }
     }
 
+    /// Runs `job` on this thread after every callback it is running or has queued now:
+    /// at once if it runs none. From inside a callback of a future, it runs after the
+    /// inline handlers of the futures that callback completed (FutureLimiter starts its
+    /// next unit this way).
+    @usableFromInline
+    static func runAfterQueuedCallbacks(_ job: @escaping () -> Void) {
+        let trampoline = current
+        if trampoline.isDraining {
+            trampoline.queue.append(job)
+        } else {
+            trampoline.isDraining = true
+            job()
+            trampoline.drain()
+        }
+    }
+
     /// Runs the queued work of this thread now. A blocking wait calls this before it
     /// blocks: otherwise work queued behind the waiting callback could never run, and
     /// the wait could be for exactly that work.
