@@ -8,10 +8,12 @@
 
 /// A report of misuse that FutureBridge recovered from without losing anything.
 ///
-/// Misuse never crashes a program: the library does the safe thing (ignores a second
-/// completion, fails an abandoned future) and sends a ``Diagnostic`` to
-/// ``Diagnostics``, which by default prints one line, starting with
-/// `FUTUREBRIDGE MISUSE:`, to standard error.
+/// Misuse of a promise at run time never crashes a program: the library does the safe
+/// thing (ignores a second completion, fails an abandoned future) and sends a
+/// ``Diagnostic`` to ``Diagnostics``, which by default prints one line, starting with
+/// `FUTUREBRIDGE MISUSE:`, to standard error. Programmer errors in arguments, which no
+/// run of the program can make right (``FutureLimiter/init(maxConcurrent:)`` with less
+/// than 1), are preconditions instead: they trap with a message that names the value.
 public struct Diagnostic: Sendable, CustomStringConvertible, Equatable {
     /// What went wrong.
     public enum Kind: String, Sendable, Equatable {

@@ -51,6 +51,12 @@ public final class FutureLimiter: Sendable {
 
     /// Creates a limiter.
     ///
+    /// - Precondition: `maxConcurrent` is at least 1. A smaller value is a programmer
+    ///   error in an argument, not misuse at run time: it traps, naming the value, as
+    ///   `Array(repeating:count:)` does for a negative count. (Misuse that depends on
+    ///   what a callback API does at run time, such as a completion handler called twice,
+    ///   is reported to ``Diagnostics`` instead and never traps.)
+    ///
     /// - Parameter maxConcurrent: How many units of work may run at once (at least 1).
     public init(maxConcurrent: Int) {
         precondition(maxConcurrent >= 1, "FutureLimiter needs maxConcurrent >= 1, got \(maxConcurrent)")

@@ -84,6 +84,11 @@ import Testing
         }
     }
 
+    /// A documented precondition (a programmer error in an argument), not a report.
+    @Test func limitBelowOneTraps() async {
+        await #expect(processExitsWith: .failure) { _ = FutureLimiter(maxConcurrent: 0) }
+    }
+
     @Test func neverRunsMoreThanTheLimitAndStartsInSubmissionOrder() {
         let limiter = FutureLimiter(maxConcurrent: 3)
         let workload = Workload(count: 10)
