@@ -8,10 +8,12 @@
 
 /// A report of misuse that FutureBridge recovered from without losing anything.
 ///
-/// Misuse never crashes a program: the library does the safe thing (ignores a second
-/// completion, fails an abandoned future) and sends a ``Diagnostic`` to
-/// ``Diagnostics``, which by default prints one line, starting with
-/// `FUTUREBRIDGE MISUSE:`, to standard error.
+/// Misuse of a promise at run time never crashes a program: the library does the safe
+/// thing (ignores a second completion, fails an abandoned future) and sends a
+/// ``Diagnostic`` to ``Diagnostics``, which by default prints one line, starting with
+/// `FUTUREBRIDGE MISUSE:`, to standard error. Programmer errors in arguments, which no
+/// run of the program can make right (``FutureLimiter/init(maxConcurrent:)`` with less
+/// than 1), are preconditions instead: they trap with a message that names the value.
 public struct Diagnostic: Sendable, CustomStringConvertible, Equatable {
     /// What went wrong.
     public enum Kind: String, Sendable, Equatable {
@@ -74,13 +76,27 @@ public enum Diagnostics {
         }
     }
 
-    private static let current = Locked<Handler>(standardError)
+    /// The handler, wrapped in a struct. Kept bare as the `Locked` state, it would be
+    /// stored at the generic abstraction level of `Locked<State>`: every `withLock` would
+    /// then reabstract it on the way into the `(inout State) -> R` closure and write it
+    /// back wrapped in two more thunks, so each report made the next one slower, and after
+    /// some 50,000 reports calling the handler overflowed the stack. A struct field keeps
+    /// the closure as it was stored.
+    private struct Installed: Sendable {
+        let handler: Handler
+    }
+
+    private static let current = Locked(Installed(handler: standardError))
 
     /// Replaces the handler that receives every ``Diagnostic``.
     ///
     /// - Parameter handler: Called on the thread that noticed the misuse.
     public static func setHandler(_ handler: @escaping Handler) {
-        current.withLock { $0 = handler }
+        let replaced = current.withLock { installed in
+            defer { installed = Installed(handler: handler) }
+            return installed
+        }
+        withExtendedLifetime(replaced) {}  // the old handler's captures are released outside the lock
     }
 
     /// Restores the default handler, ``standardError``.
@@ -90,7 +106,7 @@ public enum Diagnostics {
 
     /// Sends `diagnostic` to the current handler (outside the handler's lock).
     static func report(_ diagnostic: Diagnostic) {
-        let handler = current.withLock { $0 }
-        handler(diagnostic)
+        let installed = current.withLock { $0 }
+        installed.handler(diagnostic)
     }
 }

@@ -92,6 +92,12 @@ public struct ExecutionContext: Sendable {
     /// such as a SwiftNIO event loop (`.custom(loop.execute)`) or a test's manual
     /// executor.
     ///
+    /// - Important: An executor that drops jobs (one released, shut down or never
+    ///   drained, such as a manual executor nobody runs) silently drops the handlers and
+    ///   transforms given to it: a future derived on it never completes, and a task
+    ///   awaiting that future waits forever, unless it is cancelled. Nothing reports it.
+    ///   Cancel those awaiters, or complete the work on an executor that runs.
+    ///
     /// - Parameter execute: Called once per job; it must run the job exactly once.
     public static func custom(_ execute: @escaping Execute) -> ExecutionContext {
         ExecutionContext(kind: .custom(execute))

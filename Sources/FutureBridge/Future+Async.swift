@@ -28,6 +28,8 @@ extension Future {
     @inlinable
     nonisolated(nonsending) public var outcome: Outcome<Value> {
         get async {
+            // Checked first: a completed future then costs one lock round trip, where the
+            // continuation and the cancellation handler would cost some 15 times more.
             if let outcome = storage.outcome { return outcome }
             return await storage.awaitOutcome()
         }

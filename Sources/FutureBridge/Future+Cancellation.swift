@@ -8,6 +8,11 @@ extension Future {
     /// until the last of them withdraws too. The producer decides what a request does;
     /// the future may still succeed. Does nothing once the future is completed.
     ///
+    /// A request travels any distance (a chain of a million pending links, nested
+    /// combined futures) without growing the stack. A request made from inside a cancel
+    /// handler is delivered right after that handler returns, still before the outermost
+    /// request returns.
+    ///
     /// A derived future keeps its interest until it completes or is itself cancelled,
     /// even when nothing references it any more: cancel the futures you derive (or the
     /// last one of a chain) rather than their source.

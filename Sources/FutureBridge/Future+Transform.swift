@@ -240,13 +240,30 @@ extension Future {
     }
 }
 
-/// The failure of a future that was told to follow itself, as when a `flatMap` transform
-/// returns the very future `flatMap` returned (PromiseKit's `returnedSelf`), or a
-/// promise is completed using its own future: it could never complete otherwise.
+/// The failure of a future that was told to follow itself, directly or around a cycle,
+/// and so could never complete: a `flatMap` transform that returns the very future
+/// `flatMap` returned (PromiseKit's `returnedSelf`), a promise completed using its own
+/// future, or promises completed using each other's futures (`p.complete(using:
+/// q.future)` and `q.complete(using: p.future)`).
+///
+/// The link that closes the cycle finds it, and every future in the cycle fails with
+/// this error (an operator in the cycle passes it on as it passes any failure); nothing
+/// is left waiting, and nothing leaks.
 public struct FutureCycleError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Creates the error.
-    public init() {}
+    /// How many futures the cycle has: 1 for a future told to follow itself, 2 for two
+    /// promises completed using each other's futures.
+    public let length: Int
 
-    /// Says what happened.
-    public var description: String { "a future was told to follow itself and could never complete" }
+    /// Creates the error for a cycle of `length` futures.
+    public init(length: Int = 1) {
+        self.length = length
+    }
+
+    /// Says what happened, e.g. `a cycle of 2 futures, each told to follow the next (complete(using:), flatMap) and
+    /// the last the first: none of them could ever complete`.
+    public var description: String {
+        if length <= 1 { return "a future was told to follow itself and could never complete" }
+        return "a cycle of \(length) futures, each told to follow the next (complete(using:), flatMap) and the last "
+            + "the first: none of them could ever complete"
+    }
 }

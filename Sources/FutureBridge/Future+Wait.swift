@@ -51,24 +51,7 @@ extension Future {
     private func wait(until deadline: DispatchTime, reporting waited: UInt64) throws -> Value {
         if let outcome = storage.outcome { return try outcome.get() }
         Trampoline.runPendingWork()
-        let semaphore = DispatchSemaphore(value: 0)
-        let received = Locked<Outcome<Value>?>(nil)
-        // Registered directly rather than through `whenComplete`: on a future completed
-        // meanwhile, that would queue the signal behind the callback this thread may be
-        // running, and the wait would never end.
-        let alreadyCompleted = storage.withLock { state -> Outcome<Value>? in
-            if let outcome = state.outcome { return outcome }
-            _ = state.addCallback(
-                .outcome { outcome in
-                    received.withLock { $0 = outcome }
-                    semaphore.signal()
-                })
-            return nil
-        }
-        if let alreadyCompleted { return try alreadyCompleted.get() }
-        guard semaphore.wait(timeout: deadline) == .success,
-            let outcome = received.withLock({ $0 })
-        else {
+        guard let outcome = storage.waitForOutcome(until: deadline) else {
             throw TimeoutError(nanoseconds: waited)
         }
         return try outcome.get()

@@ -8,7 +8,10 @@ import Dispatch
 ///
 /// Each requester gets a future of its own that holds an interest in the shared fetch:
 /// one requester's cancel request does not cancel the fetch the others wait for. The
-/// fetch gets a cancel request only once every requester has withdrawn.
+/// fetch gets a cancel request only once every requester has withdrawn. A fetch that got
+/// its cancel request, or that failed, is never handed to a new requester, even before
+/// it has finished: the new request starts a new fetch. So a requester that did not
+/// cancel never ends cancelled because others did.
 ///
 /// <!-- fragment: app -->
 /// ```swift
@@ -77,14 +80,34 @@ public final class FutureCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         fetch: (Key) throws -> Future<Value>
     ) -> Future<Value> {
         let now = lifetime == nil ? nil : self.now()
-        let (shared, isNew) = entries.withLock { entries in
-            if let entry = entries[key], isLive(entry, now: now) { return (entry.storage, false) }
+        let view = FutureStorage<Value>.pending()
+        let deliver: OutcomeCallback<Value> = { view.complete($0) }
+        // Joining checks the shared fetch under its lock, inside the entries' lock (the
+        // only place two locks nest; a future's lock is never held while calling out).
+        let (shared, found, replaced) = entries.withLock { entries -> (FutureStorage<Value>, Found, Entry?) in
+            if let entry = entries[key], isLive(entry, now: now) {
+                switch entry.storage.withLock({ $0.consumerJoined(.outcome(deliver)) }) {
+                case .joined: return (entry.storage, .joined, nil)
+                case .runNow(let outcome): return (entry.storage, .cached(outcome), nil)
+                case .refused: break  // told to stop, or failed: never handed out again
+                }
+            }
             let placeholder = FutureStorage<Value>.pending()
-            entries[key] = Entry(storage: placeholder, completedAt: nil)
-            return (placeholder, true)
+            placeholder.whenCompleteHoldingInterest(deliver)  // not shared yet: cannot run now
+            let replaced = entries.updateValue(Entry(storage: placeholder, completedAt: nil), forKey: key)
+            return (placeholder, .new, replaced)
         }
-        let view = requesterView(of: shared)
-        if isNew {
+        withExtendedLifetime(replaced) {}  // released outside the lock
+        switch found {
+        case .cached(let outcome):
+            view.complete(outcome)
+        case .joined, .new:
+            view.addCancelHandler {
+                shared.withdrawInterest(cancelling: true)
+                view.complete(.cancelled)
+            }
+        }
+        if case .new = found {
             shared.whenComplete { [weak self] outcome in self?.settle(key, shared, with: outcome) }
             do {
                 shared.complete(using: try fetch(key).storage)
@@ -92,7 +115,15 @@ public final class FutureCache<Key: Hashable & Sendable, Value: Sendable>: Senda
                 shared.complete(.failure(error))
             }
         }
-        return view
+        return Future(storage: view)
+    }
+
+    /// What a request found: a value, a fetch in flight it joined, or nothing usable (it
+    /// starts a new fetch).
+    private enum Found {
+        case cached(Outcome<Value>)
+        case joined
+        case new
     }
 
     /// Removes `key`'s entry; a fetch in flight goes on for those already waiting.
@@ -133,19 +164,5 @@ public final class FutureCache<Key: Hashable & Sendable, Value: Sendable>: Senda
             return entries.removeValue(forKey: key)
         }
         withExtendedLifetime(evicted) {}  // released outside the lock
-    }
-
-    /// One requester's future: completes like `shared` and holds one interest in it. A
-    /// cancel request withdraws that interest (a request to the fetch only if it was
-    /// the last) and ends this requester's future as cancelled at once, as a cancelled
-    /// task awaiting a future does.
-    private func requesterView(of shared: FutureStorage<Value>) -> Future<Value> {
-        let view = FutureStorage<Value>.pending()
-        shared.whenCompleteHoldingInterest { view.complete($0) }
-        view.addCancelHandler {
-            shared.withdrawInterest(cancelling: true)
-            view.complete(.cancelled)
-        }
-        return Future(storage: view)
     }
 }

@@ -7,6 +7,16 @@
 /// completes as cancelled and never starts. Once started, the request travels to the
 /// future the work returned.
 ///
+/// ## Handlers run before the next unit starts
+/// When a unit's future completes, the next unit starts only after every handler
+/// attached to that future before it completed has run, if it runs inline (on the
+/// thread that completes it, ``ExecutionContext/inline``), or has been handed to its
+/// executor otherwise. So `add { a }.onSuccess { ... }` runs before the next unit's
+/// `work` starts, and a handler on a serial executor runs before a next unit whose
+/// `work` runs on that same executor. A handler on another executor may still be
+/// running when the next unit starts. A handler attached after the unit's future
+/// completed runs when it is attached, whatever the next unit does.
+///
 /// <!-- fragment: app -->
 /// ```swift
 /// let downloads = FutureLimiter(maxConcurrent: 4)
@@ -41,6 +51,12 @@ public final class FutureLimiter: Sendable {
     private let state = Locked(State())
 
     /// Creates a limiter.
+    ///
+    /// - Precondition: `maxConcurrent` is at least 1. A smaller value is a programmer
+    ///   error in an argument, not misuse at run time: it traps, naming the value, as
+    ///   `Array(repeating:count:)` does for a negative count. (Misuse that depends on
+    ///   what a callback API does at run time, such as a completion handler called twice,
+    ///   is reported to ``Diagnostics`` instead and never traps.)
     ///
     /// - Parameter maxConcurrent: How many units of work may run at once (at least 1).
     public init(maxConcurrent: Int) {
@@ -77,7 +93,9 @@ public final class FutureLimiter: Sendable {
                 let inner: Future<Value>
                 do { inner = try work() } catch { inner = Future(error: error) }
                 output.complete(using: inner.storage)
-                inner.storage.whenComplete { _ in self.startNext() }
+                // Completing `inner` completes `output` first, whose inline handlers are
+                // then run or queued on this thread: the next unit starts after them.
+                inner.storage.whenComplete { _ in Trampoline.runAfterQueuedCallbacks { self.startNext() } }
             }
             return true
         }

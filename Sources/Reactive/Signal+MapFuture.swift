@@ -53,7 +53,7 @@ extension Signal {
         _ transform: @escaping @Sendable (Value) -> Future<NewValue>
     ) -> Signal<NewValue> {
         Signal<NewValue> { input in
-            let inFlight = InFlight<NewValue>(input: input, onFailure: onFailure)
+            let inFlight = InFlight<NewValue>(input: input, onFailure: onFailure, inOrder: strategy == .concat)
             let limiter: FutureLimiter?
             switch strategy {
             case .concat: limiter = FutureLimiter(maxConcurrent: 1)
@@ -91,15 +91,25 @@ private final class InFlight<Value: Sendable>: Sendable {
         /// With ``MapFutureStrategy/latest``: the only future whose result counts.
         var latestID: Int?
         var sourceCompleted = false
+        /// With ``MapFutureStrategy/concat``: the next future whose outcome is sent, and
+        /// the outcomes that came before their turn.
+        var nextToSend = 0
+        var early: [Int: Outcome<Value>] = [:]
     }
 
     private let state = Locked(State())
     private let input: SignalInput<Value>
     private let onFailure: InnerFailurePolicy
+    /// Outcomes are sent in the order of the values (``MapFutureStrategy/concat``). The
+    /// limiter starts a future only after the handlers of the one before it ran, but the
+    /// handler of a future that completed before `start` could attach to it may still be
+    /// queued on another thread: the order is kept here, whatever the threads do.
+    private let inOrder: Bool
 
-    init(input: SignalInput<Value>, onFailure: InnerFailurePolicy) {
+    init(input: SignalInput<Value>, onFailure: InnerFailurePolicy, inOrder: Bool) {
         self.input = input
         self.onFailure = onFailure
+        self.inOrder = inOrder
     }
 
     /// Tracks `future` and sends its outcome when it completes.
@@ -128,7 +138,7 @@ private final class InFlight<Value: Sendable>: Sendable {
     func sourceCompleted() {
         input.send(lockedBy: state) { state in
             state.sourceCompleted = true
-            return state.futures.isEmpty ? [.completed] : []
+            return state.futures.isEmpty && state.early.isEmpty ? [.completed] : []
         }
     }
 
@@ -147,17 +157,28 @@ private final class InFlight<Value: Sendable>: Sendable {
         var cancelOthers = false
         input.send(lockedBy: state) { state in
             guard state.futures.removeValue(forKey: id) != nil else { return [] }  // superseded or stopped
-            var events: [Signal<Value>.Event] = []
-            switch outcome {
-            case .success(let value):
-                events.append(.value(value))
-            case .failure(let error) where onFailure == .failSignal:
-                cancelOthers = true
-                return [.failed(error)]
-            case .failure, .cancelled:
-                break
+            var due = [outcome]
+            if inOrder {
+                state.early[id] = outcome
+                due = []
+                while let next = state.early.removeValue(forKey: state.nextToSend) {
+                    due.append(next)
+                    state.nextToSend += 1
+                }
             }
-            if state.sourceCompleted && state.futures.isEmpty { events.append(.completed) }
+            var events: [Signal<Value>.Event] = []
+            for outcome in due {
+                switch outcome {
+                case .success(let value):
+                    events.append(.value(value))
+                case .failure(let error) where onFailure == .failSignal:
+                    cancelOthers = true
+                    return events + [.failed(error)]
+                case .failure, .cancelled:
+                    break
+                }
+            }
+            if state.sourceCompleted && state.futures.isEmpty && state.early.isEmpty { events.append(.completed) }
             return events
         }
         if cancelOthers { cancelAll() }

@@ -230,12 +230,25 @@ public final class Signal<Value: Sendable>: Sendable {
         case .attached:
             break
         case .mustStart(let start):
-            start(SignalInput(self)) { stop in self.started(stop) }
+            // An operator's source observes the signal before it, whose source may observe
+            // the one before that: bounded like sends, so a chain of any length starts.
+            if let trampoline = Trampoline.enterNesting() {
+                self.start(start)
+                trampoline._withUnsafeGuaranteedRef { $0.leaveNesting() }
+            } else {
+                Trampoline.deferNested { self.start(start) }
+            }
         }
         // A strong reference: the signal never references the handle, so there is no
         // cycle, and a weak one would put every signal's reference counting on its slow
         // path (a side table), a measured 2x on each event.
         return SignalObservation { self.detach(observer) }
+    }
+
+    /// Starts the source (after the first observer attached). It hands over what stops it
+    /// at once, or once it has run in the isolation it was written in.
+    private func start(_ start: Start) {
+        start(SignalInput(self)) { stop in self.started(stop) }
     }
 
     /// The source has started and handed over what stops it: kept until the signal ends,
@@ -276,13 +289,33 @@ public final class Signal<Value: Sendable>: Sendable {
 
     /// Sends `event` to the observers, serialized with every other send: delivered on
     /// this thread if nothing is pending, otherwise left to the thread delivering now.
+    ///
+    /// A send made while this thread delivers (an operator sending to the next signal of
+    /// a chain) nests, up to a depth; past it, its delivery waits until the outermost
+    /// delivery on this thread returns (``Trampoline/enterNesting()``), so a chain of any
+    /// length delivers without growing the stack per operator. The event's place in this
+    /// signal's order is taken at once either way.
     @inlinable
     func send(_ event: Event) {
         if drain.claimIfIdle() {
-            deliver(event)  // nothing was pending: this event is first
+            // Nothing was pending: this event is first.
+            guard let trampoline = Trampoline.enterNesting() else {
+                Trampoline.deferNested {
+                    self.deliver(event)
+                    if self.drain.finishOne() { self.deliverQueued() }
+                }
+                return
+            }
+            deliver(event)
             if drain.finishOne() { deliverQueued() }
+            trampoline._withUnsafeGuaranteedRef { $0.leaveNesting() }
         } else if drain.enqueue(event) {
+            guard let trampoline = Trampoline.enterNesting() else {
+                Trampoline.deferNested { self.deliverQueued() }
+                return
+            }
             deliverQueued()
+            trampoline._withUnsafeGuaranteedRef { $0.leaveNesting() }
         }
     }
 

@@ -107,4 +107,40 @@ import Testing
         #expect(done.future.peek()?.value == 1_000_000)
         #expect(attempts.count == 1_000_000)
     }
+
+    /// The trampoline used to keep every job it ran until the outermost drain ended (a
+    /// million re-arming steps kept 138 MB). Each step here queues the next one; the
+    /// queue must stay a few jobs long.
+    @Test func millionSelfReArmingStepsKeepTheTrampolineQueueShort() {
+        let steps = 1_000_000
+        let longest = Locked((queued: 0, slots: 0))
+        let done = Promise<Int>()
+        @Sendable func step(_ number: Int) {
+            let trampoline = Trampoline.current
+            longest.withLock { $0 = (max($0.queued, trampoline.queuedCount), max($0.slots, trampoline.slotCount)) }
+            if number == steps {
+                done.succeed(number)
+            } else {
+                Future(value: number + 1).onSuccess { step($0) }
+            }
+        }
+        step(0)
+        #expect(done.future.peek()?.value == steps)
+        #expect(longest.withLock { $0.queued } <= 2)
+        #expect(longest.withLock { $0.slots } <= 2 * Trampoline.reclaimThreshold)
+    }
+
+    @Test func retryWithMillionAttemptsKeepsTheTrampolineQueueShort() {
+        let attempts = 1_000_000
+        let made = Counter()
+        let longestSlots = Locked(0)
+        let result = retry(attempts: attempts) { () -> Future<Int> in
+            made.increment()
+            let slots = Trampoline.current.slotCount
+            longestSlots.withLock { $0 = max($0, slots) }
+            return made.count < attempts ? Future(error: TestError()) : Future(value: made.count)
+        }
+        #expect(result.peek()?.value == attempts)
+        #expect(longestSlots.withLock { $0 } <= 2 * Trampoline.reclaimThreshold)
+    }
 }

@@ -57,6 +57,26 @@ import Testing
         #expect(value == 5)
     }
 
+    /// A cancelled awaiter used to stay registered until the future completed (about 128
+    /// bytes each, on a future that may live as long as the app).
+    @Test func millionCancelledAwaitersLeaveNothingRegistered() async {
+        let promise = Promise<Int>()
+        let future = promise.future
+        let batch = 1_000
+        var leftOver = 0
+        for _ in 0..<stressIterations(1_000_000, atLeast: 100_000) / batch {
+            let tasks = (0..<batch).map { _ in Task { await future.outcome } }
+            await future.waitForInterests(batch)
+            for task in tasks { task.cancel() }
+            for task in tasks where await !task.value.isCancelled { leftOver += 1 }
+            leftOver += future.registeredCallbackCount + future.interestCount
+        }
+        #expect(leftOver == 0)
+        #expect(future.registeredCallbackCount == 0)
+        #expect(promise.isCancelRequested)
+        promise.succeed(1)
+    }
+
     /// `count` tasks awaiting one promise's future, all registered, and a counter of the
     /// cancel requests the producer receives.
     func awaiters(_ count: Int) async -> (Promise<Int>, Counter, [Task<Int, any Error>]) {

@@ -62,6 +62,35 @@ import Testing
         #expect(cache.count == 0)  // the cancelled fetch was evicted
     }
 
+    /// A requester arriving while the fetch was being cancelled (every other requester
+    /// had withdrawn) used to join it and end cancelled although it never cancelled.
+    @Test func requestersThatDoNotCancelNeverEndCancelled() {
+        let rounds = stressIterations(100_000, atLeast: 10_000)
+        let cache = FutureCache<Int, Int>()
+        let wronglyCancelled = Counter()
+        let fetches = Locked([Promise<Int>]())
+        for round in 0..<rounds {
+            let kept = Locked([Future<Int>]())
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                let future = cache.findOrFetch(round) { _ in
+                    let fetch = Promise<Int>()
+                    fetch.onCancelRequest { $0.cancel() }
+                    fetches.withLock { $0.append(fetch) }
+                    return fetch.future
+                }
+                if thread.isMultiple(of: 2) { future.cancel() } else { kept.withLock { $0.append(future) } }
+            }
+            for fetch in fetches.withLock({ fetches in
+                defer { fetches.removeAll() }
+                return fetches
+            }) {
+                fetch.succeed(round)
+            }
+            for future in kept.withLock({ $0 }) where future.peek()?.value != round { wronglyCancelled.increment() }
+        }
+        #expect(wronglyCancelled.count == 0)
+    }
+
     @Test func removedEntryIsFetchedAgain() {
         let cache = FutureCache<Int, Int>()
         _ = cache.findOrFetch(1) { _ in Future(value: 1) }

@@ -29,6 +29,66 @@ import Testing
         var mostAtOnce: Int { running.withLock { $0.most } }
     }
 
+    /// A unit's handlers used to run after the next unit had started: completing the
+    /// unit's future started the next one from inside the callbacks, before the unit's
+    /// own handlers, queued behind them, had run.
+    @Test(arguments: [1, 2])
+    func handlersOfAUnitRunBeforeTheNextUnitStarts(maxConcurrent: Int) {
+        let limiter = FutureLimiter(maxConcurrent: maxConcurrent)
+        let log = Recorder<String>()
+        let units = (0..<maxConcurrent).map { _ in Promise<Int>() }
+        for (index, unit) in units.enumerated() {
+            limiter.add { unit.future }.onSuccess { _ in log.append("\(index) handled") }
+        }
+        _ = limiter.add {
+            log.append("next started")
+            return Future(value: 0)
+        }
+        units[0].succeed(0)
+        #expect(log.all == ["0 handled", "next started"])
+        for unit in units.dropFirst() { unit.succeed(0) }
+    }
+
+    @Test func handlerOnTheNextUnitsSerialExecutorRunsBeforeIt() {
+        let fifo = FutureFIFO()
+        let executor = ManualExecutor()
+        let log = Recorder<String>()
+        let first = Promise<Int>()
+        fifo.add { first.future }.onSuccess(on: executor.context) { _ in log.append("1 handled") }
+        _ = fifo.add(on: executor.context) {
+            log.append("2 started")
+            return Future(value: 2)
+        }
+        executor.context.execute { first.succeed(1) }  // completed on the executor itself
+        executor.runAll()
+        #expect(log.all == ["1 handled", "2 started"])
+    }
+
+    @Test func unitCompletedOnAnotherThreadHasItsInlineHandlersRunBeforeTheNext() throws {
+        let fifo = FutureFIFO()
+        let log = Recorder<String>()
+        let queue = DispatchQueue(label: "limiter.completer")
+        var last = Future<Int>(value: 0)
+        for index in 0..<stressIterations(1_000, atLeast: 100) {
+            let unit = Promise<Int>()
+            last = fifo.add {
+                log.append("\(index) started")
+                queue.async { unit.succeed(index) }
+                return unit.future
+            }.onSuccess { _ in log.append("\(index) handled") }
+        }
+        _ = try last.wait(timeout: .seconds(60))
+        let order = log.all
+        for (position, entry) in order.enumerated() where entry.hasSuffix("started") && position > 0 {
+            #expect(order[position - 1].hasSuffix("handled"))
+        }
+    }
+
+    /// A documented precondition (a programmer error in an argument), not a report.
+    @Test func limitBelowOneTraps() async {
+        await #expect(processExitsWith: .failure) { _ = FutureLimiter(maxConcurrent: 0) }
+    }
+
     @Test func neverRunsMoreThanTheLimitAndStartsInSubmissionOrder() {
         let limiter = FutureLimiter(maxConcurrent: 3)
         let workload = Workload(count: 10)

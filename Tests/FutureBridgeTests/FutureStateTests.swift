@@ -159,4 +159,33 @@ import Testing
         #expect(handler.withLock { $0 } == 0)
         #expect(state.attachments == nil)
     }
+
+    /// What ``FutureCache`` relies on: work told to stop, or that failed, is never
+    /// shared with a new consumer; work that succeeded is, without an interest.
+    @Test func consumerJoinsOnlyWorkThatMayStillSucceed() {
+        var pending = State.initial
+        guard case .joined = pending.consumerJoined(.outcome { _ in }) else {
+            Issue.record("must join")
+            return
+        }
+        #expect(pending.interests == 1)
+        _ = pending.interestWithdrawn(cancelling: true)
+        guard case .refused = pending.consumerJoined(.outcome { _ in }) else {
+            Issue.record("a cancel request went through: must refuse")
+            return
+        }
+        var failed = State.initial
+        _ = failed.complete(.failure(TestError()))
+        guard case .refused = failed.consumerJoined(.outcome { _ in }) else {
+            Issue.record("must refuse")
+            return
+        }
+        var succeeded = State.initial
+        _ = succeeded.complete(.success(5))
+        guard case .runNow(let outcome) = succeeded.consumerJoined(.outcome { _ in }) else {
+            Issue.record("must hand out the value")
+            return
+        }
+        #expect(outcome.value == 5)
+    }
 }

@@ -51,4 +51,23 @@ import Testing
         first.succeed(0)
         #expect(waited.withLock { $0 } == 2)
     }
+
+    /// A wait that timed out used to leave its callback registered until the future
+    /// completed (about 268 bytes each): a future polled with timeouts grew without bound.
+    @Test func millionTimedOutWaitsLeaveNothingRegistered() throws {
+        let promise = Promise<Int>()
+        let future = promise.future
+        var timedOut = 0
+        for _ in 0..<stressIterations(1_000_000, atLeast: 100_000) {
+            do {
+                _ = try future.wait(deadline: .now())
+            } catch {
+                if error is TimeoutError { timedOut += 1 }
+            }
+        }
+        #expect(timedOut == stressIterations(1_000_000, atLeast: 100_000))
+        #expect(future.registeredCallbackCount == 0)
+        #expect(promise.succeed(1))
+        #expect(try future.wait(deadline: .now()) == 1)
+    }
 }

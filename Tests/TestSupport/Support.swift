@@ -31,3 +31,29 @@ public struct TestError: Error, Equatable {
     public var code = 1
     public init(code: Int = 1) { self.code = code }
 }
+
+/// Runs `body` on a new thread with a stack of `stackSize` bytes and waits for it: the
+/// 512 KiB of Apple's secondary threads, for tests that must not grow the stack per link.
+public func runOnThread(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
+    final class Body {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    precondition(pthread_attr_setstacksize(&attributes, stackSize) == 0, "bad stack size \(stackSize)")
+    let context = Unmanaged.passRetained(Body(body)).toOpaque()
+    var thread = pthread_t()
+    let error = pthread_create(
+        &thread, &attributes,
+        { context in
+            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context)
+    precondition(error == 0, "pthread_create failed: \(error)")
+    pthread_join(thread, nil)
+}
+
+/// The stack of Apple's secondary threads.
+public let secondaryThreadStackSize = 512 * 1_024

@@ -1,103 +1,3 @@
-/// A closure waiting for a whole outcome.
-@usableFromInline
-typealias OutcomeCallback<Value> = @Sendable (Outcome<Value>) -> Void
-
-/// A promise's answer to a cancel request.
-@usableFromInline
-typealias CancelHandler = @Sendable () -> Void
-
-/// A handler waiting for a future's outcome, kept as the closure its caller gave, with
-/// the part of the outcome it wants.
-///
-/// Wrapping every handler in one `(Outcome) -> Void` closure would cost an allocation
-/// per handler (the wrapper's context); a case per handler shape costs none.
-@usableFromInline
-enum Callback<Value: Sendable>: Sendable {
-    case outcome(OutcomeCallback<Value>)
-    case success(@Sendable (Value) -> Void)
-    case failure(@Sendable (any Error) -> Void)
-    case cancelled(@Sendable () -> Void)
-    case always(@Sendable () -> Void)
-
-    /// Runs the handler on this thread with its part of `outcome`, if `outcome` has it.
-    @inlinable
-    func callAsFunction(_ outcome: Outcome<Value>) {
-        // Not `.inline`: that static is a lazily initialized global, checked on each access.
-        run(with: outcome, in: ExecutionContext(kind: .inline))
-    }
-
-    /// Runs the handler in `context` with its part of `outcome` (a direct call for
-    /// ``ExecutionContext/inline``); schedules nothing when `outcome` does not have it.
-    @inlinable @inline(__always)
-    func run(with outcome: Outcome<Value>, in context: ExecutionContext) {
-        switch self {
-        case .outcome(let body): context.run(body, with: outcome)
-        case .success(let body): if case .success(let value) = outcome { context.run(body, with: value) }
-        case .failure(let body): if case .failure(let error) = outcome { context.run(body, with: error) }
-        case .cancelled(let body): if case .cancelled = outcome { context.execute(body) }
-        case .always(let body): context.execute(body)
-        }
-    }
-
-    /// This handler, made to run in `context` (itself for ``ExecutionContext/inline``).
-    @inlinable
-    func bound(to context: ExecutionContext) -> Callback {
-        if context.isInline { return self }
-        return .outcome { outcome in self.run(with: outcome, in: context) }
-    }
-}
-
-/// What a cancel request runs: a promise's handler, or a derived future's forwarding of
-/// the request to the future it is fed by (which needs no closure).
-@usableFromInline
-enum CancelAction: Sendable {
-    /// Withdraw this future's interest in its upstream, voting to cancel.
-    case forward(AnyFutureBox)
-    case run(CancelHandler)
-
-    @inlinable
-    func callAsFunction() {
-        switch self {
-        case .forward(let upstream): upstream.withdrawInterest(cancelling: true)
-        case .run(let handler): handler()
-        }
-    }
-}
-
-/// The cancel actions a delivered request runs, in registration order. Not generic, so
-/// that the unspecialized code that forwards a request upstream (through
-/// ``AnyFutureBox``) needs no generic metadata for it.
-@usableFromInline
-enum CancelActions {
-    case none
-    case forward(AnyFutureBox)
-    case list([CancelAction])
-
-    @inlinable
-    func run() {
-        switch self {
-        case .none: break
-        case .forward(let upstream): CancelAction.forward(upstream)()
-        case .list(let actions): for action in actions { action() }
-        }
-    }
-}
-
-/// What a pending future keeps besides its first callback, in one word: nothing, the
-/// forwarding of a derived future (no allocation), or a list of further callbacks and
-/// cancel actions (allocated only when there are any).
-@usableFromInline
-enum Attachments<Value: Sendable> {
-    case forward(AnyFutureBox)
-    case list([Attachment<Value>])
-}
-
-@usableFromInline
-enum Attachment<Value: Sendable> {
-    case callback(Callback<Value>)
-    case cancel(CancelAction)
-}
-
 /// The whole mutable state of one future, as a pure state machine.
 ///
 /// Each event is a `mutating func` named after what happened and returns what must be
@@ -230,8 +130,30 @@ struct FutureState<Value: Sendable> {
             self.attachments = attachments
         }
 
+        /// Nothing to run. (Awaiters and waiters live in the list only, so the first
+        /// callback alone does not tell.)
         @inlinable
-        var isEmpty: Bool { first == nil }
+        var isEmpty: Bool {
+            guard first == nil else { return false }
+            if case .list? = attachments { return false }
+            return true
+        }
+
+        /// Runs every handler with `outcome`, and resumes every awaiter and waiter, in
+        /// registration order (the first callback first).
+        @inlinable
+        func run(with outcome: Outcome<Value>) {
+            if let first { first(outcome) }
+            guard case .list(let list)? = attachments else { return }
+            for attachment in list {
+                switch attachment {
+                case .callback(let callback): callback(outcome)
+                case .awaiter(let awaiter): awaiter.resume(with: outcome)
+                case .waiter(let waiter): waiter.wake()
+                case .cancel, .follows, .vacated: break
+                }
+            }
+        }
 
         @inlinable
         func makeIterator() -> Iterator {
@@ -239,7 +161,8 @@ struct FutureState<Value: Sendable> {
             return Iterator(first: first, rest: list)
         }
 
-        /// First the inline callback, then the listed ones, in registration order.
+        /// The handlers (not the awaiters and waiters): first the inline callback, then
+        /// the listed ones, in registration order.
         @usableFromInline
         struct Iterator: IteratorProtocol {
             @usableFromInline var first: Callback<Value>?
@@ -296,6 +219,58 @@ struct FutureState<Value: Sendable> {
     }
 
     @usableFromInline
+    enum BindAction {
+        /// Already completed or bound: nothing changed.
+        case refused
+        /// Bound; `forwardRequest` if a cancel request already arrived here, which must
+        /// now go on to the followed future. `mayCloseCycle` unless nothing depends on
+        /// this future yet (no interest, callback or cancel action: a fresh promise), in
+        /// which case the new edge cannot close a cycle and nobody needs to look.
+        case bound(forwardRequest: Bool, mayCloseCycle: Bool)
+    }
+
+    /// The promise will take its outcome from `source`, and forward cancel requests to
+    /// it; the caller holds an interest in `source` for this future.
+    @inlinable
+    mutating func bind(following source: AnyFutureBox) -> BindAction {
+        guard bind() else { return .refused }
+        let hasDependents: Bool
+        if case .pending(let pending) = phase {
+            hasDependents = interests > 0 || pending.first != nil || attachments != nil
+        } else {
+            hasDependents = false
+        }
+        if attachments == nil {
+            attachments = .follows(source)
+        } else {
+            attach(.follows(source))
+        }
+        return .bound(forwardRequest: flags.contains(.cancelRequested), mayCloseCycle: hasDependents)
+    }
+
+    /// The future whose completion this pending one waits for: the one it follows if it
+    /// is bound, else the one it is derived from, if any. `nil` once completed.
+    @inlinable
+    var dependency: AnyFutureBox? {
+        guard !isCompleted else { return nil }
+        let bound = flags.contains(.bound)
+        switch attachments {
+        case nil: return nil
+        case .forward(let upstream)?: return bound ? nil : upstream
+        case .follows(let source)?: return bound ? source : nil
+        case .list(let list)?:
+            for attachment in list {
+                switch attachment {
+                case .follows(let source) where bound: return source
+                case .cancel(.forward(let upstream)) where !bound: return upstream
+                default: continue
+                }
+            }
+            return nil
+        }
+    }
+
+    @usableFromInline
     enum AddCallbackAction {
         case stored
         case runNow(Outcome<Value>)
@@ -327,17 +302,25 @@ struct FutureState<Value: Sendable> {
         }
     }
 
-    /// Appends to the attachment list, making one if needed.
-    @inlinable
-    mutating func attach(_ attachment: Attachment<Value>) {
+    /// Appends to the attachment list, making one if needed; returns the new entry's
+    /// index. A full list first drops the places of awaiters and waiters that left.
+    @inlinable @discardableResult
+    mutating func attach(_ attachment: Attachment<Value>) -> Int {
         switch attachments.take() {
         case nil:
             attachments = .list([attachment])
+            return 0
         case .forward(let upstream):
             attachments = .list([.cancel(.forward(upstream)), attachment])
+            return 1
+        case .follows(let source):
+            attachments = .list([.follows(source), attachment])
+            return 1
         case .list(var list):
+            if list.count == list.capacity { Self.dropVacated(from: &list) }
             list.append(attachment)
             attachments = .list(list)
+            return list.count - 1
         }
     }
 
@@ -377,23 +360,56 @@ struct FutureState<Value: Sendable> {
         let flags = flags
         guard flags.contains(.cancelWanted), interests == 0, !flags.contains(.cancelRequested) else { return nil }
         _ = insert(.cancelRequested)
-        switch attachments.take() {
+        // The forwarding edges stay (see ``Attachments``); cancel handlers are released.
+        switch attachments {
         case nil:
             return CancelActions.none
-        case .forward(let upstream):
+        case .forward(let upstream)?, .follows(let upstream)?:
             return .forward(upstream)
-        case .list(let list):
+        case .list(let list)?:
             var actions: [CancelAction] = []
-            var callbacks: [Attachment<Value>] = []
+            var kept: [Attachment<Value>] = []
             for attachment in list {
                 switch attachment {
+                case .cancel(.forward(let upstream)), .follows(let upstream):
+                    actions.append(.forward(upstream))
+                    kept.append(attachment)
                 case .cancel(let action): actions.append(action)
-                case .callback: callbacks.append(attachment)
+                case .vacated: break
+                case .callback, .awaiter, .waiter:
+                    attachment.registration?.slot = kept.count
+                    kept.append(attachment)
                 }
             }
-            if !callbacks.isEmpty { attachments = .list(callbacks) }
+            attachments = kept.isEmpty ? nil : .list(kept)
             return .list(actions)
         }
+    }
+
+    @usableFromInline
+    enum JoinAction {
+        /// Joined: the callback is stored and an interest held.
+        case joined
+        /// The value is there: run the callback with it now (no interest needed).
+        case runNow(Outcome<Value>)
+        /// Told to stop (a cancel request went through), or ended without a value:
+        /// not to be shared with a new consumer. Nothing changed.
+        case refused
+    }
+
+    /// A new consumer wants to share this future's work (``FutureCache``): it takes an
+    /// interest and registers `callback` in one step, unless the work was told to stop
+    /// or failed, so that it never joins work that is being cancelled.
+    @inlinable
+    mutating func consumerJoined(_ callback: Callback<Value>) -> JoinAction {
+        if let outcome {
+            if case .success = outcome { return .runNow(outcome) }
+            return .refused
+        }
+        if flags.contains(.cancelRequested) { return .refused }
+        interestAdded()
+        _ = addCallback(callback)
+        return .joined
     }
 
     @usableFromInline

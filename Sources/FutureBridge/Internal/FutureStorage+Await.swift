@@ -1,29 +1,20 @@
-/// One task suspended on a future. Its fields are guarded by the future's lock.
-// @unchecked Sendable: both stored properties are read and written only inside
-// `FutureStorage.withLock` of the one future the awaiter belongs to.
-@usableFromInline
-final class Awaiter<Value: Sendable>: @unchecked Sendable {
-    @usableFromInline
-    var continuation: UnsafeContinuation<Outcome<Value>, Never>?
-    /// The awaiting task was cancelled (possibly before it registered).
-    @usableFromInline
-    var isCancelled = false
-
-    @inlinable
-    init() {}
-}
+import Dispatch
 
 extension FutureStorage {
-    /// Suspends until the future completes or the awaiting task is cancelled.
+    /// Suspends until the future completes or the awaiting task is cancelled: one lock
+    /// round trip, which returns the outcome at once or registers the task; the
+    /// completion resumes it without another (it takes the awaiter out of the state with
+    /// every other callback), and a cancellation removes it in one.
     ///
-    /// While suspended the task holds an interest. Task cancellation withdraws it with a
-    /// cancel vote (a request upstream if it was the last interest) and resumes the task
-    /// with ``Outcome/cancelled`` at once; other awaiters are unaffected. A task that is
-    /// already cancelled votes and returns without suspending.
+    /// While suspended the task holds an interest. Task cancellation removes it from the
+    /// future at once, withdraws its interest with a cancel vote (a request upstream if
+    /// it was the last interest) and resumes it with ``Outcome/cancelled``; other
+    /// awaiters are unaffected. A task that is already cancelled votes and returns
+    /// without suspending; a completed future returns its outcome even then.
     ///
-    /// Exactly-once resumption: the continuation is stored and taken only under the
-    /// lock, by whichever comes first of the completion callback and the cancellation
-    /// handler; the other finds it gone.
+    /// Exactly-once resumption: the continuation is handed over under the lock, either
+    /// to the completion (which takes every callback out of the state) or to the
+    /// cancellation handler (which removes the awaiter); the other finds it gone.
     ///
     /// Inlinable so that it is specialized for `Value` in the caller: unspecialized, the
     /// generic metadata lookups it needs were a tenth of the cost of an await.
@@ -32,49 +23,37 @@ extension FutureStorage {
         let awaiter = Awaiter<Value>()
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { continuation in
-                // Made before taking the lock: the completing thread may be waiting for it.
-                let callback: OutcomeCallback<Value> = { outcome in self.resume(awaiter, with: outcome) }
-                let immediate: Outcome<Value>? = withLock { state in
-                    if let outcome = state.outcome { return outcome }
-                    if awaiter.isCancelled { return .cancelled }
-                    awaiter.continuation = continuation
-                    state.interestAdded()
-                    _ = state.addCallback(.outcome(callback))
-                    return nil
+                if let outcome = withLock({ $0.awaiterArrived(awaiter, continuation: continuation) }) {
+                    continuation.resume(returning: outcome)
                 }
-                if let immediate { continuation.resume(returning: immediate) }
             }
         } onCancel: {
-            self.cancel(awaiter)
-        }
-    }
-
-    @inlinable
-    func resume(_ awaiter: Awaiter<Value>, with outcome: Outcome<Value>) {
-        let continuation = withLock { _ in
-            defer { awaiter.continuation = nil }
-            return awaiter.continuation
-        }
-        continuation?.resume(returning: outcome)
-    }
-
-    @inlinable
-    func cancel(_ awaiter: Awaiter<Value>) {
-        let continuation: UnsafeContinuation<Outcome<Value>, Never>?
-        let actions: CancelActions?
-        (continuation, actions) = withLock { state in
-            // Completed: the completion callback resumes (or resumed) the task.
-            guard state.outcome == nil else { return (nil, nil) }
-            awaiter.isCancelled = true
-            guard let continuation = awaiter.continuation else {
-                // Not registered yet: vote as a consumer without an interest.
-                return (nil, state.cancelRequested())
+            switch withLock({ $0.awaiterCancelled(awaiter) }) {
+            case .none:
+                break
+            case .resume(let continuation, let actions):
+                continuation.resume(returning: .cancelled)
+                actions?.run()
+            case .voted(let actions):
+                actions?.run()
             }
-            awaiter.continuation = nil
-            return (continuation, state.interestWithdrawn(cancelling: true))
         }
-        continuation?.resume(returning: .cancelled)
-        actions?.run()
+    }
+
+    /// Blocks this thread until the future completes (its outcome) or `deadline` passes
+    /// (`nil`; the waiter is removed from the future at once).
+    func waitForOutcome(until deadline: DispatchTime) -> Outcome<Value>? {
+        let waiter = Waiter()
+        // Registered directly rather than through `whenComplete`: on a future completed
+        // meanwhile, that would queue the wake-up behind the callback this thread may be
+        // running, and the wait would never end.
+        if let outcome = withLock({ $0.waiterArrived(waiter) }) { return outcome }
+        // A deadline already past does not block: on Linux even a wait until now sleeps
+        // for the timer slack, some 50 us.
+        if deadline > .now(), waiter.semaphore.wait(timeout: deadline) == .success { return outcome }
+        // Completed meanwhile: the completion took the waiter and wakes (or woke) it; the
+        // semaphore is released with the signal unconsumed, which Dispatch allows.
+        return withLock { $0.waiterLeft(waiter) }
     }
 
     /// Runs `operation` in a new `Task` and completes this future with how it ends; a

@@ -18,6 +18,12 @@ class AnyFutureBox: LockedObject, @unchecked Sendable {
     func withdrawInterest(cancelling: Bool) {
         preconditionFailure("AnyFutureBox is never created on its own; FutureBox overrides this")
     }
+
+    /// The future whose completion this pending one waits for (``FutureState/dependency``).
+    @usableFromInline
+    func dependency() -> AnyFutureBox? {
+        preconditionFailure("AnyFutureBox is never created on its own; FutureBox overrides this")
+    }
 }
 
 /// The heap object behind a future: its ``FutureState`` and the lock guarding it, in
@@ -44,6 +50,11 @@ final class FutureBox<Value: Sendable>: AnyFutureBox, @unchecked Sendable {
     @inlinable
     override func withdrawInterest(cancelling: Bool) {
         FutureStorage(box: self).withdrawInterest(cancelling: cancelling)
+    }
+
+    @usableFromInline
+    override func dependency() -> AnyFutureBox? {
+        FutureStorage(box: self).withLock { $0.dependency }
     }
 }
 
@@ -130,15 +141,69 @@ struct FutureStorage<Value: Sendable>: Sendable {
 
     /// Binds this future to `source`: it completes with `source`'s outcome (and no
     /// other), and forwards cancel requests to it. `false` if already completed or bound.
-    /// Told to follow itself, it fails with ``FutureCycleError`` instead of waiting forever.
+    ///
+    /// A future that would then wait for itself, directly or around a cycle of bound
+    /// (and derived) futures of any length, fails with ``FutureCycleError`` instead of
+    /// waiting forever, and so does every future in the cycle: the link that closes it
+    /// finds the cycle. Two links closing one cycle on two threads at once: each takes its
+    /// interest in its source, then sets its edge and looks whether anything depends on
+    /// its own future, under that future's lock, and only then walks; so at least one of
+    /// them sees the other's interest and walks the whole cycle.
+    ///
+    /// The walk is as long as the chain it follows, and only a future that something
+    /// already depends on walks at all: a fresh promise bound to the end of a chain (a
+    /// chain built link by link) costs one lock, not the chain's length.
     @discardableResult
     @inlinable
     func complete(using source: FutureStorage<Value>) -> Bool {
         if source.box === box { return complete(.failure(FutureCycleError())) }
-        guard withLock({ $0.bind() }) else { return false }
-        forwardCancellation(to: source)
-        source.whenComplete { self.complete($0, fromBinding: true) }
+        source.addInterest()  // before the edge: a request may travel it at once
+        let mustLook: Bool
+        switch withLock({ $0.bind(following: source.box) }) {
+        case .refused:
+            source.withdrawInterest(cancelling: false)
+            return false
+        case .bound(let forwardRequest, let mayCloseCycle):
+            if forwardRequest { source.withdrawInterest(cancelling: true) }
+            mustLook = mayCloseCycle
+        }
+        let callback: OutcomeCallback<Value> = { self.complete($0, fromBinding: true) }
+        let (action, next) = source.withLock { state in
+            (state.addCallback(.outcome(callback)), mustLook ? state.dependency : nil)
+        }
+        if case .runNow(let outcome) = action {
+            Trampoline.run(.outcome(callback), with: outcome, in: .inline)
+        } else if let next, let length = Self.cycleLength(from: next, backTo: box) {
+            // Completing this future completes the one that follows it, and so on around.
+            complete(.failure(FutureCycleError(length: length)), fromBinding: true)
+        }
         return true
+    }
+
+    /// The number of futures in the cycle `start` ... `target` -> source -> `start`, if
+    /// following dependencies from `start` reaches `target`; `nil` if the chain ends (a
+    /// future that completes by itself) or loops without `target` (a cycle that another
+    /// thread is closing, and will find). Brent's loop detection: no allocation.
+    @usableFromInline
+    static func cycleLength(from start: AnyFutureBox, backTo target: AnyFutureBox) -> Int? {
+        var current = start
+        var length = 3  // `target`, its source and `start`
+        var tortoise = start
+        var stepsSinceTortoise = 0
+        var power = 1
+        while current !== target {
+            guard let next = current.dependency() else { return nil }
+            current = next
+            length += 1
+            stepsSinceTortoise += 1
+            if current === tortoise { return nil }
+            if stepsSinceTortoise == power {
+                tortoise = current
+                power *= 2
+                stepsSinceTortoise = 0
+            }
+        }
+        return length - 1  // `target` was counted twice, at both ends
     }
 
     // MARK: Cancellation

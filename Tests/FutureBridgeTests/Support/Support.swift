@@ -4,17 +4,46 @@ import Testing
 
 @testable import FutureBridge
 
-/// Every diagnostic reported while the tests run. The handler is installed once and
-/// never removed: tests run in parallel, so each test looks for the reports that name
-/// its own creation site.
+/// Every diagnostic reported while the tests run, by the site it names. The handler is
+/// installed once and never removed: tests run in parallel, so each test looks for the
+/// reports that name its own creation site. Per site it counts every report and keeps
+/// the first few, so that a stress test may report a million times.
 enum RecordedDiagnostics {
-    static let all = Recorder<Diagnostic>()
-    private static let installed: Void = Diagnostics.setHandler { all.append($0) }
+    private struct Site: Hashable {
+        var fileID: String
+        var line: Int
+    }
+
+    private struct Reports {
+        var kept: [Diagnostic] = []
+        var counts: [Diagnostic.Kind: Int] = [:]
+    }
+
+    /// Reports kept per site; the counts go on past it.
+    static let keptPerSite = 100
+    private static let sites = Locked([Site: Reports]())
+    private static let installed: Void = Diagnostics.setHandler { record($0) }
 
     static func install() { _ = installed }
 
+    static func record(_ diagnostic: Diagnostic) {
+        sites.withLock { sites in
+            let site = Site(fileID: diagnostic.fileID, line: diagnostic.line)
+            var reports = sites.removeValue(forKey: site) ?? Reports()
+            if reports.kept.count < keptPerSite { reports.kept.append(diagnostic) }
+            reports.counts[diagnostic.kind, default: 0] += 1
+            sites[site] = reports
+        }
+    }
+
+    /// The first ``keptPerSite`` reports that name `fileID:line`.
     static func reports(fileID: String = #fileID, line: Int) -> [Diagnostic] {
-        all.all.filter { $0.fileID == fileID && $0.line == line }
+        sites.withLock { $0[Site(fileID: fileID, line: line)]?.kept ?? [] }
+    }
+
+    /// How many reports of `kind` named `fileID:line`.
+    static func count(of kind: Diagnostic.Kind, fileID: String = #fileID, line: Int) -> Int {
+        sites.withLock { $0[Site(fileID: fileID, line: line)]?.counts[kind] ?? 0 }
     }
 }
 
@@ -37,6 +66,12 @@ extension Future {
         storage.withLock { state in
             state.isCompleted ? 0 : Int(state.interests)
         }
+    }
+
+    /// Callbacks registered now, awaiting tasks and waiting threads included (0 once
+    /// completed).
+    var registeredCallbackCount: Int {
+        storage.withLock { $0.registeredCallbackCount }
     }
 
     /// Suspends (yielding, never sleeping) until `count` interests are held.
