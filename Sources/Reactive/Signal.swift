@@ -24,6 +24,11 @@ import FutureBridgeAtomics
 /// handler that sends to a signal it observes does not recurse: its event is delivered
 /// right after the handler returns. Operators' closures run like inline handlers.
 ///
+/// A chain of operators delivers inline, one signal into the next, up to 64 nested
+/// levels on a thread; deeper, the delivery waits until the outermost delivery on that
+/// thread returns and then goes on from there, in the same order. So chains of any
+/// length use bounded stack.
+///
 /// ## Lifetime and cancellation
 /// A signal's source (what the closure given to `Signal { input in ... }` started, the
 /// signal an operator observes, the task iterating an `AsyncSequence`, the futures of
