@@ -13,6 +13,7 @@ extension FutureLimiter {
     ///   - context: ``MainActorContext/main`` or ``MainActorContext/mainImmediate``.
     ///   - work: Starts one unit of work, on the main actor.
     /// - Returns: A future that follows the future `work` returns.
+    @discardableResult
     public func add<Value: Sendable>(
         on context: MainActorContext, _ work: @escaping @MainActor () throws -> Future<Value>
     ) -> Future<Value> {
@@ -28,6 +29,7 @@ extension FutureFIFO {
     ///   - context: ``MainActorContext/main`` or ``MainActorContext/mainImmediate``.
     ///   - work: Starts one unit of work, on the main actor.
     /// - Returns: A future that follows the future `work` returns.
+    @discardableResult
     public func add<Value: Sendable>(
         on context: MainActorContext, _ work: @escaping @MainActor () throws -> Future<Value>
     ) -> Future<Value> {

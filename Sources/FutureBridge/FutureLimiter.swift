@@ -77,7 +77,7 @@ public final class FutureLimiter: Sendable {
     ///   - context: Where `work` runs.
     ///   - work: Starts one unit of work.
     /// - Returns: A future that follows the future `work` returns.
-    @_disfavoredOverload
+    @discardableResult @_disfavoredOverload
     public func add<Value: Sendable>(
         on context: ExecutionContext = .inline,
         _ work: @escaping @Sendable () throws -> Future<Value>
@@ -155,7 +155,7 @@ public final class FutureFIFO: Sendable {
     ///   - context: Where `work` runs.
     ///   - work: Starts one unit of work.
     /// - Returns: A future that follows the future `work` returns.
-    @_disfavoredOverload
+    @discardableResult @_disfavoredOverload
     public func add<Value: Sendable>(
         on context: ExecutionContext = .inline,
         _ work: @escaping @Sendable () throws -> Future<Value>
