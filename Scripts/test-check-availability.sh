@@ -22,13 +22,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 check="$here/check-availability.py"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); printf 'ok     %s\n' "$*"; }
-not_ok() { failed=$((failed + 1)); printf 'FAILED %s\n' "$*"; }
+# shellcheck source=Scripts/selftest-lib.sh
+source "$here/selftest-lib.sh"
 
 # --- the two trees ---------------------------------------------------------------------
 

@@ -21,13 +21,8 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 check="$here/check-doc-examples.py"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); printf 'ok     %s\n' "$*"; }
-not_ok() { failed=$((failed + 1)); printf 'FAILED %s\n' "$*"; }
+# shellcheck source=Scripts/selftest-lib.sh
+source "$here/selftest-lib.sh"
 
 output=""
 status=0
