@@ -18,9 +18,8 @@ let ticks = Signal<Void> { input in
     timer.setEventHandler { input.send(()) }
     timer.schedule(deadline: .now(), repeating: .milliseconds(2))
     timer.resume()
-    nonisolated(unsafe) let source = timer  // DispatchSource.cancel() is thread-safe
     return {
-        source.cancel()
+        timer.cancel()
         print("timer: cancelled, the signal has no observer left")
     }
 }
@@ -30,8 +29,7 @@ print("timer ticks:", counted)
 let center = NotificationCenter()
 let saved = Notification.Name("document.saved")
 let saves = Signal<String> { input in
-    // `removeObserver` may be called from any thread; the token type only lacks the mark.
-    nonisolated(unsafe) let token = center.addObserver(forName: saved, object: nil, queue: nil) { note in
+    let token = center.addObserver(forName: saved, object: nil, queue: nil) { note in
         input.send(note.userInfo?["name"] as? String ?? "?")
     }
     return { center.removeObserver(token) }
