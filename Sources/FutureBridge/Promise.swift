@@ -190,7 +190,12 @@ public final class Promise<Value: Sendable>: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ handler: sending @escaping (Promise<Value>) -> Void
     ) {
-        let call = IsolatedCall(isolation: isolation, handler)
+        runOnCancelRequest(IsolatedCall(isolation: isolation, handler))
+    }
+
+    /// Runs `call` with this promise when a request arrives (without keeping the promise
+    /// alive: an abandoned promise must still be detected).
+    private func runOnCancelRequest(_ call: IsolatedCall<Promise<Value>>) {
         storage.addCancelHandler { [weak self] in
             guard let self else { return }
             call.run(self)
@@ -226,14 +231,11 @@ public final class Promise<Value: Sendable>: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ cancel: sending @escaping () -> Void
     ) {
-        let call = IsolatedCall<Promise<Value>>(isolation: isolation) { promise in
-            cancel()
-            promise.cancel()
-        }
-        storage.addCancelHandler { [weak self] in
-            guard let self else { return }
-            call.run(self)
-        }
+        runOnCancelRequest(
+            IsolatedCall(isolation: isolation) { promise in
+                cancel()
+                promise.cancel()
+            })
     }
 
     /// Connects cancel requests to a `DispatchWorkItem`: on a request, cancels the item

@@ -89,7 +89,7 @@ public struct Timekeeper: Sendable {
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 extension Duration {
     /// Whole nanoseconds, 0 for a negative duration, `UInt64.max` past what fits.
-    var nanoseconds: UInt64 {
+    package var nanoseconds: UInt64 {
         let (seconds, attoseconds) = components
         guard seconds >= 0, attoseconds >= 0 || seconds > 0 else { return 0 }
         let (wholeSeconds, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
@@ -107,7 +107,7 @@ extension Duration {
 
 extension DispatchTimeInterval {
     /// Whole nanoseconds, 0 for a negative interval, `UInt64.max` for `.never`.
-    var nanoseconds: UInt64 {
+    package var nanoseconds: UInt64 {
         func scaled(_ value: Int, by factor: UInt64) -> UInt64 {
             guard value > 0 else { return 0 }
             let (result, overflow) = UInt64(value).multipliedReportingOverflow(by: factor)

@@ -130,7 +130,7 @@ extension MainActorAppTests {
             .ensure(on: .main) { model.log.append("ensure") }
         let failing = Promise<Int>()
         let recovered = failing.future.recover(on: .main) { _ in model.title.count }
-        let recoveredLater = failing.future.recover(on: .main) { _ in Future(value: model.log.count) }
+        let recoveredLater = failing.future.recover(on: .main) { _ in Future(value: model.title.count + 1) }
         let mappedError = failing.future.mapError(on: .main) { _ in
             model.log.append("mapError")
             return Failure()
@@ -144,7 +144,7 @@ extension MainActorAppTests {
         #expect(await validated.outcome.error is Failure)
         #expect(try await tapped.value == 7)
         #expect(try await recovered.value == 6)
-        _ = try await recoveredLater.value
+        #expect(try await recoveredLater.value == 7)
         #expect(await mappedError.outcome.error is Failure)
         #expect(try await flatMappedError.value == 9)
         #expect(try await built.value == "PREFIX")
@@ -165,11 +165,13 @@ extension MainActorAppTests {
                 return Future(value: 2)
             },
         ]
-        let limited = FutureLimiter(maxConcurrent: 2).add(on: .main) { Future(value: model.log.count) }
+        let limited = FutureLimiter(maxConcurrent: 2).add(on: .main) {
+            Future(value: "\(model.title.isEmpty) \(isOnMainQueue())")
+        }
         try await Future<Void>.after(.nanoseconds(0), timekeeper: .dispatch).value
         completeInBackground(first, with: .success(1))
         #expect(try await whenAll(steps).value == [1, 2])
-        #expect(try await limited.value >= 0)
+        #expect(try await limited.value == "true true")
         let inputs = [Future(value: 1), Future(value: 2)]
         let batch = FutureBatch(inputs)
         let seen = Promise<Void>()

@@ -116,7 +116,7 @@ public final class ManualClock: Sendable {
 
     /// Moves time forward by `interval`.
     public func advance(byInterval interval: DispatchTimeInterval) {
-        advance(byNanoseconds: Self.nanoseconds(interval))
+        advance(byNanoseconds: interval.nanoseconds)
     }
 
     /// Suspends (yielding, never sleeping) until `count` tasks sleep or jobs wait on
@@ -124,22 +124,13 @@ public final class ManualClock: Sendable {
     public func waitForSleepers(_ count: Int) async {
         while sleeperCount < count { await Task.yield() }
     }
-
-    static func nanoseconds(_ interval: DispatchTimeInterval) -> UInt64 {
-        switch interval {
-        case .seconds(let value): UInt64(value) * 1_000_000_000
-        case .milliseconds(let value): UInt64(value) * 1_000_000
-        case .microseconds(let value): UInt64(value) * 1_000
-        case .nanoseconds(let value): UInt64(value)
-        default: .max
-        }
-    }
 }
 
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 extension ManualClock.Instant: InstantProtocol {
     public func advanced(by duration: Duration) -> Self {
-        Self(nanoseconds: UInt64(Int64(nanoseconds) + ManualClock.nanoseconds(duration)))
+        let (sum, overflow) = nanoseconds.addingReportingOverflow(duration.nanoseconds)
+        return Self(nanoseconds: overflow ? .max : sum)
     }
 
     public func duration(to other: Self) -> Duration {
@@ -157,11 +148,6 @@ extension ManualClock: Clock {
 
     /// Moves time forward by `duration` and wakes, in deadline order, what is due.
     public func advance(by duration: Duration) {
-        advance(byNanoseconds: UInt64(Self.nanoseconds(duration)))
-    }
-
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        advance(byNanoseconds: duration.nanoseconds)
     }
 }

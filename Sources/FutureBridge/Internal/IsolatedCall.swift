@@ -34,7 +34,7 @@ package struct IsolatedCall<Argument: Sendable>: @unchecked Sendable {
         if isolation === MainActor.shared {
             // At once on the main queue; otherwise queued there, first in, first out, so
             // that calls made in one order run in that order.
-            return ExecutionContext.mainImmediate.execute { MainActor.assumeIsolated { self.body(argument) } }
+            return MainActorContext.runOnMainActor { self.body(argument) }
         }
         Task { await Self.call(body, with: argument, on: isolation) }
     }

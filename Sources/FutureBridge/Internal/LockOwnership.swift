@@ -13,8 +13,7 @@
     enum LockOwnership {
         @inlinable @inline(__always)
         static func ownerAddress(of object: LockedObject) -> UnsafeMutablePointer<Int> {
-            let word = UnsafeMutableRawPointer(firstStoredProperty(of: object, as: LockWord.self))
-            return (word + MemoryLayout<LockWord>.offset(of: \LockWord.owner)!).assumingMemoryBound(to: Int.self)
+            object.lockWordField(at: MemoryLayout<LockWord>.offset(of: \LockWord.owner)!)
         }
 
         @inlinable @inline(__always)
