@@ -48,7 +48,7 @@ print("the server saw the client close", try await closed.future.value)
 step("2. A shared future: one awaiter cancels, the other still gets the value")
 
 let avatar = Promise<String>()
-avatar.onCancelRequest { promise in
+avatar.onCancellationRequest { promise in
     print("producer: every consumer has gone, stopping the work")
     promise.cancel()
 }
@@ -61,7 +61,7 @@ let impatient = Task { try await shared.value }
 let patient = Task { try await shared.value }
 impatient.cancel()
 print("impatient awaiter:", await impatient.result.map { $0 })
-print("producer got a request after one cancelled?", avatar.isCancelRequested)
+print("producer got a request after one cancelled?", avatar.isCancellationRequested)
 avatar.succeed("avatar.png")
 print("patient awaiter:", await patient.result.map { $0 })
 withExtendedLifetime(patientInterest) {}

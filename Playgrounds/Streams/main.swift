@@ -59,7 +59,7 @@ step("mapFuture: concat, merge with a limit, latest")
 func lookup(_ word: String, delay: Int) -> Future<String> {
     Future { promise in
         let work = DispatchWorkItem { promise.succeed(word.uppercased()) }
-        promise.onCancelRequest { _ in print("  cancel request: lookup of \"\(word)\"") }
+        promise.onCancellationRequest { _ in print("  cancel request: lookup of \"\(word)\"") }
         promise.cancelOnRequest(work)  // cancels the work item and the future
         queue.asyncAfter(deadline: .now() + .milliseconds(delay), execute: work)
     }

@@ -56,7 +56,7 @@ print("mapped and flat-mapped:", try await doubled.value)
 section("4. Cancelling asks the producer; it decides")
 
 let download = Promise<String>()
-download.onCancelRequest { promise in
+download.onCancellationRequest { promise in
     print("producer: got a cancel request, stopping the work")
     promise.cancel()
 }
@@ -76,7 +76,7 @@ worker.async { slow.succeed(7) }
 print("try await future.value:", try await slow.future.value)
 
 let never = Promise<Int>()
-never.onCancelRequest { _ in print("producer: the last awaiter left, request received") }
+never.onCancellationRequest { _ in print("producer: the last awaiter left, request received") }
 let waiting = Task { try await never.future.value }
 waiting.cancel()
 do {
@@ -97,7 +97,7 @@ print("Future { try await ... }:", await computed.outcome)
 let endless = Future<Int> {
     try await never.future.value  // suspends until its task is cancelled
 }
-endless.cancel()
+endless.requestCancellation()
 print("cancel request cancels the task:", await endless.outcome)
 never.succeed(0)
 
@@ -223,7 +223,7 @@ print("userID +> (avatar <> posts):", try await pageReady.future.value)
 let (count, label, flag) = try await whenAll(Future(value: 3), Future(value: "three"), Future(value: true)).value
 print("whenAll of Int, String, Bool:", count, label, flag)
 let neverAnswered = Promise<Int>()
-neverAnswered.onCancelRequest { promise in
+neverAnswered.onCancellationRequest { promise in
     print("race: the loser got a cancel request")
     promise.cancel()
 }
@@ -233,7 +233,7 @@ print("race of a pending and a completed future:", await race([neverAnswered.fut
 section("11. Time, retries and coordination")
 
 let patient = Promise<Int>()
-patient.onCancelRequest { promise in
+patient.onCancellationRequest { promise in
     print("timeout: the slow producer got a cancel request")
     promise.cancel()
 }
@@ -271,10 +271,10 @@ let lookups = (0..<5).map { _ in
 let fetchCount = fetches.filter(\.isCompleted).count
 print("FutureCache: five lookups,", try await whenAll(lookups).value, "from", fetchCount, "fetch")
 
-let onWorker = await Future(value: 1).yield(on: .queue(worker)).map { _ in
+let onWorker = await Future(value: 1).hop(to: .queue(worker)).map { _ in
     DispatchQueue.getSpecific(key: workerKey) ?? "elsewhere"
 }.outcome
-print("yield(on: .queue(worker)).map runs on:", onWorker)
+print("hop(to: .queue(worker)).map runs on:", onWorker)
 
 // MARK: - 12. Signals
 section("12. Signal: values over time, mapFuture between signals and futures")
@@ -290,7 +290,7 @@ let (queries, queryInput) = Signal<String>.pipe()
 let searches = ["fut": Promise<String>(), "future": Promise<String>()]  // stand-ins for requests
 let results = queries.mapFuture(.latest) { query in
     let search = searches[query]!
-    search.onCancelRequest { promise in
+    search.onCancellationRequest { promise in
         print("mapFuture(.latest): superseded search for \"\(query)\" got a cancel request")
         promise.cancel()
     }
@@ -361,7 +361,7 @@ print("onSuccess(on: .main) set title:", viewModel.title)
 
 let loading = viewModel.startLoading()
 print("status:", viewModel.status)
-loading.cancel()  // requested on the main queue: cancel() runs at once, on the main actor
+loading.requestCancellation()  // requested on the main queue: cancel() runs at once, on the main actor
 print("status right after cancel():", viewModel.status)
 print("the future:", await loading.outcome)
 

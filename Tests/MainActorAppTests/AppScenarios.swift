@@ -238,13 +238,13 @@ extension MainActorAppTests {
     @Test func aMainActorCancelFunctionRunsOnTheMainActor() async throws {
         let request = LegacyRequest()
         let future = request.future
-        future.cancel()  // requested on the main thread: runs at once
+        future.requestCancellation()  // requested on the main thread: runs at once
         #expect(request.cancelCount == 1)
         #expect(future.peek()?.isCancelled == true)
 
         let other = LegacyRequest()
         let otherFuture = other.future
-        DispatchQueue.global().async { otherFuture.cancel() }  // requested elsewhere: hops
+        DispatchQueue.global().async { otherFuture.requestCancellation() }  // requested elsewhere: hops
         #expect(await otherFuture.outcome.isCancelled)
         #expect(other.cancelCount == 1)
 
@@ -252,11 +252,11 @@ extension MainActorAppTests {
         let model = ProfileModel()
         let promise = Promise<Int>()
         for step in 1...3 {
-            promise.onCancelRequest { @MainActor _ in model.log.append("handler \(step) \(isOnMainQueue())") }
+            promise.onCancellationRequest { @MainActor _ in model.log.append("handler \(step) \(isOnMainQueue())") }
         }
         promise.cancelOnRequest { @MainActor in model.cancelled += 1 }
         let ordered = promise.future
-        DispatchQueue.global().async { ordered.cancel() }
+        DispatchQueue.global().async { ordered.requestCancellation() }
         #expect(await ordered.outcome.isCancelled)
         #expect(model.log == ["handler 1 true", "handler 2 true", "handler 3 true"])
         #expect(model.cancelled == 1)
@@ -276,7 +276,7 @@ extension MainActorAppTests {
         while next.completion == nil { await Task.yield() }  // the main-actor transform has run
         next.completion?(Data("next".utf8), nil)
         #expect(try await chained.value == Data("next".utf8))
-        follower.future.cancel()
+        follower.future.requestCancellation()
         #expect(await follower.future.outcome.isCancelled)
     }
 

@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <pthread.h>
 
+#include "FutureBridgeThreadLocal.h"
+
 #define FB_U32(pointer) ((_Atomic(uint32_t) *)(pointer))
 #define FB_INT(pointer) ((_Atomic(intptr_t) *)(pointer))
 
@@ -92,6 +94,10 @@ static inline void fb_int_store_relaxed(intptr_t *word, intptr_t value) {
     atomic_store_explicit(FB_INT(word), value, memory_order_relaxed);
 }
 
+static inline void fb_int_store_release(intptr_t *word, intptr_t value) {
+    atomic_store_explicit(FB_INT(word), value, memory_order_release);
+}
+
 /// Adds `delta`; returns the value before.
 static inline intptr_t fb_int_fetch_add_acq_rel(intptr_t *word, intptr_t delta) {
     return atomic_fetch_add_explicit(FB_INT(word), delta, memory_order_acq_rel);
@@ -114,6 +120,25 @@ static inline bool fb_int_compare_exchange_acq_rel(intptr_t *word, intptr_t expe
 /// Linux and a pointer on Darwin.
 static inline intptr_t fb_current_thread(void) {
     return (intptr_t)pthread_self();
+}
+
+// MARK: per-thread send nesting (Reactive)
+
+/// The calling thread's record of how deep signal deliveries nest on it, and the work
+/// deferred past the limit (an `Unmanaged` object, or NULL). Each thread has its own, so
+/// no atomics: only its thread ever reads or writes it. Reached in a few instructions (a
+/// `pthread_getspecific` and the lazy key behind it cost dozens per send).
+typedef struct {
+    intptr_t depth;
+    void *deferred;
+} fb_send_nesting_t;
+
+extern _Thread_local fb_send_nesting_t fb_send_nesting;
+
+/// The calling thread's nesting record (never NULL); valid only on this thread, until it
+/// exits.
+static inline fb_send_nesting_t *fb_current_send_nesting(void) {
+    return &fb_send_nesting;
 }
 
 #undef FB_U32

@@ -60,8 +60,7 @@ extension Outcome {
 }
 
 extension Future {
-    /// Interests currently held (0 once completed), to let tests wait until awaiting
-    /// tasks have registered, without sleeping.
+    /// Interests currently held (0 once completed).
     var interestCount: Int {
         storage.withLock { state in
             state.isCompleted ? 0 : Int(state.interests)
@@ -73,11 +72,6 @@ extension Future {
     var registeredCallbackCount: Int {
         storage.withLock { $0.registeredCallbackCount }
     }
-
-    /// Suspends (yielding, never sleeping) until `count` interests are held.
-    func waitForInterests(_ count: Int) async {
-        while interestCount < count { await Task.yield() }
-    }
 }
 
 /// A promise that records the cancel requests it receives and, unless told not to,
@@ -87,7 +81,7 @@ final class CancellablePromise<Value: Sendable>: Sendable {
     let requests = Counter()
 
     init(honour: Bool = true) {
-        promise.onCancelRequest { [requests] promise in
+        promise.onCancellationRequest { [requests] promise in
             requests.increment()
             if honour { promise.cancel() }
         }

@@ -1,0 +1,304 @@
+import Dispatch
+import FutureBridgeAtomics
+
+/// The write side of a ``Future``: the producer completes it, exactly once.
+///
+/// Create a promise, hand its ``future`` to consumers, and complete it when the work
+/// is done. The first completion wins; every later attempt returns `false` and changes
+/// nothing. Completing runs the future's ``ExecutionContext/inline`` callbacks on the
+/// completing thread (after the lock is released, and never nested inside another
+/// inline callback) and dispatches the others to their executors.
+///
+/// <!-- fragment: legacy -->
+/// ```swift
+/// struct UnknownError: Error {}
+///
+/// func loadUser(id: Int) -> Future<User> {
+///     let promise = Promise<User>()
+///     legacy.fetchUser(id: id) { user, error in
+///         if let user { promise.succeed(user) } else { promise.fail(error ?? UnknownError()) }
+///     }
+///     return promise.future
+/// }
+/// ```
+///
+/// ## Cancellation
+/// Consumers do not cancel a promise; they *request* cancellation of its future. The
+/// request arrives at ``onCancellationRequest(isolation:_:)``, where the producer decides: stop
+/// the work and complete as cancelled (now or later), or keep going. Without a handler the
+/// producer keeps going.
+///
+/// ## Abandonment
+/// If the last reference to a pending promise goes away (for example, a callback API
+/// released its completion handler without calling it), the future fails with
+/// ``AbandonedPromiseError``, naming the `#fileID:#line` where the promise was created,
+/// and ``Diagnostics`` reports it. Awaiting tasks resume; nothing hangs or leaks.
+public final class Promise<Value: Sendable>: Sendable {
+    @usableFromInline
+    let storage: FutureStorage<Value>
+    @usableFromInline
+    let fileID: CompactStaticString
+    /// 32 bits, and the fields in this order, so that the object is 48 bytes (a 48-byte
+    /// allocation): M1 in the Benchmarks package counts every byte a pending future keeps.
+    @usableFromInline
+    let line: UInt32
+
+    /// Creates a pending promise.
+    ///
+    /// - Parameters:
+    ///   - fileID: Where the promise is created; named in ``AbandonedPromiseError``.
+    ///   - line: The line where the promise is created.
+    @inlinable
+    public init(fileID: StaticString = #fileID, line: UInt = #line) {
+        self.storage = .pending()
+        self.fileID = CompactStaticString(fileID)
+        self.line = UInt32(truncatingIfNeeded: line)
+    }
+
+    /// Set once this promise completed (or bound) its future, so that `deinit` can skip
+    /// the lock. Relaxed is enough: `deinit` runs after every other reference is gone.
+    ///
+    /// The promise's two flags live in its future's storage, in the padding after the
+    /// lock word (no extra bytes), not in the promise: an atomic on the promise's own
+    /// memory takes its address, which keeps the optimizer from placing a promise that
+    /// never escapes on the stack.
+    @inlinable @inline(__always)
+    var settledAddress: UnsafeMutablePointer<UInt16> {
+        storage.box.lockWordField(at: MemoryLayout<PlatformLock.Word>.size)
+    }
+
+    /// Set by the first call of a completion-handler adapter (``resolve(_:)`` and the
+    /// like), so that a second call is reported as misuse.
+    var adapterCalledAddress: UnsafeMutablePointer<UInt16> {
+        storage.box.lockWordField(at: MemoryLayout<PlatformLock.Word>.size + MemoryLayout<UInt16>.size)
+    }
+
+    /// Inlinable so that the optimizer sees that it lets nothing escape: a promise that
+    /// never escapes its function (created, completed and observed there) then lives on
+    /// the stack, and its release calls this directly instead of going through the
+    /// runtime's generic release (B1 in the Benchmarks package).
+    @inlinable
+    deinit {
+        if fb_u16_load_relaxed(settledAddress) == 0 { abandon() }
+    }
+
+    /// Fails the future of a promise released while pending. A function of its own so
+    /// that `deinit` does not look up the metadata of `Outcome<Value>` for every promise
+    /// (unspecialized, that lookup was a sixth of a promise's cost), and stays small.
+    @usableFromInline @inline(never)
+    func abandon() {
+        let error = AbandonedPromiseError(fileID: "\(fileID)", line: Int(line))
+        if storage.complete(.failure(error)) {
+            Diagnostics.report(
+                Diagnostic(
+                    kind: .promiseAbandoned,
+                    message: "a promise was released while its future was pending; the future failed",
+                    fileID: error.fileID, line: error.line))
+        }
+    }
+
+    /// The read side, to hand to consumers. Every call returns a view of the same future.
+    @inlinable
+    public var future: Future<Value> { Future(storage: storage) }
+
+    /// Completes the future with `outcome` (for a `Result`, pass `Outcome(result)`); a
+    /// failure whose error is a cancellation (``isCancellation(_:)``) completes it as
+    /// cancelled.
+    ///
+    /// Inline callbacks run on this thread before this returns, unless this thread is
+    /// already running callbacks, in which case they run right after.
+    ///
+    /// - Parameter outcome: How the work ended.
+    /// - Returns: `true` if this call completed the future, `false` if it was already
+    ///   completed (or follows another future) and nothing changed.
+    @discardableResult
+    @inlinable
+    public func complete(with outcome: Outcome<Value>) -> Bool {
+        // Marked first: when this call loses, the future is completed or follows another
+        // future, and the mark is as true. The promise is then last used before the
+        // completion, which lets a promise on the stack be released without the runtime.
+        fb_u16_store_relaxed(settledAddress, 1)
+        return storage.complete(outcome)
+    }
+
+    /// Completes the future with `value`.
+    ///
+    /// - Returns: `true` if this call completed the future.
+    @discardableResult
+    @inlinable
+    public func succeed(_ value: Value) -> Bool {
+        complete(with: .success(value))
+    }
+
+    /// Fails the future with `error` (or cancels it, if `error` is a cancellation).
+    ///
+    /// - Returns: `true` if this call completed the future.
+    @discardableResult
+    @inlinable
+    public func fail(_ error: any Error) -> Bool {
+        complete(with: .failure(error))
+    }
+
+    /// Completes the future as cancelled. Failure handlers do not run; cancel handlers
+    /// do; awaiting tasks get `CancellationError`.
+    ///
+    /// - Returns: `true` if this call completed the future.
+    @discardableResult
+    @inlinable
+    public func cancel() -> Bool {
+        complete(with: .cancelled)
+    }
+
+    /// Makes the future follow `other` (FutureKit's `completeUsing`): it completes with
+    /// `other`'s outcome, and cancel requests on it travel on to `other`.
+    ///
+    /// From then on only `other` completes the future: later calls of ``succeed(_:)``,
+    /// ``fail(_:)`` and the like return `false`.
+    ///
+    /// - Parameter other: The future whose outcome to take, or anything that presents
+    ///   itself as one (``FutureConvertible``; its `future` is read once).
+    /// - Returns: `false` if the future was already completed or already follows
+    ///   another future.
+    @discardableResult
+    public func complete(using other: some FutureConvertible<Value>) -> Bool {
+        guard storage.complete(using: other.future.storage) else { return false }
+        fb_u16_store_relaxed(settledAddress, 1)
+        return true
+    }
+
+    /// Registers what to do when a consumer requests cancellation.
+    ///
+    /// The handler runs at most once, never under a lock, in the isolation of the code
+    /// that registers it: registered from non-isolated code, on the thread that made the
+    /// request (a `cancel()` call, a cancelled `Task`); registered from the main actor
+    /// (or another actor), on that actor: at once if the request is made there, else in
+    /// a task on it. If a request already arrived, it runs now. If the future completes
+    /// first, it never runs and is released. Handlers that run on the requesting thread
+    /// (or at once on the main actor) run in the order they were registered; a handler
+    /// that hops to an actor runs in a task of its own, in no guaranteed order.
+    ///
+    /// The handler receives this promise: use the parameter rather than capturing the
+    /// promise, so the handler does not keep the promise alive by itself (a promise
+    /// that nothing else references must still be detected as abandoned).
+    ///
+    /// ```swift
+    /// let promise = Promise<Data>()
+    /// let url = URL(string: "https://example.com")!
+    /// let task = URLSession.shared.dataTask(with: url) { data, _, error in promise.resolve(data, error) }
+    /// promise.onCancellationRequest { _ in task.cancel() }   // the callback then reports cancellation
+    /// task.resume()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - isolation: Where the handler runs; the caller's isolation by default.
+    ///   - handler: Decides what to do: stop the work and complete the promise as
+    ///     cancelled (now or later), or ignore the request and keep going.
+    public func onCancellationRequest(
+        isolation: isolated (any Actor)? = #isolation,
+        _ handler: sending @escaping (Promise<Value>) -> Void
+    ) {
+        runOnCancelRequest(IsolatedCall(isolation: isolation, handler))
+    }
+
+    /// Runs `call` with this promise when a request arrives (without keeping the promise
+    /// alive: an abandoned promise must still be detected).
+    private func runOnCancelRequest(_ call: IsolatedCall<Promise<Value>>) {
+        storage.addCancelHandler { [weak self] in
+            guard let self else { return }
+            call.run(self)
+        }
+    }
+
+    /// Connects cancel requests to the underlying operation's own cancellation, in one
+    /// line: on a request, calls `cancel` and completes the future as cancelled.
+    ///
+    /// Pass the operation's cancel function: a `URLSessionTask`, a `DispatchWorkItem`, a
+    /// `Task`, a `DispatchSource`, anything with a `cancel()`, or a main-actor method such
+    /// as a view model's own `cancel`. A completion the operation reports afterwards
+    /// (typically its own cancellation error) finds the future completed and is ignored
+    /// without a report.
+    ///
+    /// ```swift
+    /// let promise = Promise<(Data?, URLResponse?)>()
+    /// let url = URL(string: "https://example.com")!
+    /// let task = URLSession.shared.dataTask(with: url, completionHandler: promise.resolve)
+    /// promise.cancelOnRequest(task.cancel)
+    /// task.resume()
+    /// ```
+    ///
+    /// `cancel` runs at most once, never under a lock, in the caller's isolation (see
+    /// ``onCancellationRequest(isolation:_:)``): from non-isolated code on the thread that made
+    /// the request, from the main actor on the main actor. It does not run if the future
+    /// completes first, and it does not keep the promise alive.
+    ///
+    /// - Parameters:
+    ///   - isolation: Where `cancel` runs; the caller's isolation by default.
+    ///   - cancel: Stops the underlying work.
+    public func cancelOnRequest(
+        isolation: isolated (any Actor)? = #isolation,
+        _ cancel: sending @escaping () -> Void
+    ) {
+        runOnCancelRequest(
+            IsolatedCall(isolation: isolation) { promise in
+                cancel()
+                promise.cancel()
+            })
+    }
+
+    /// Connects cancel requests to a `DispatchWorkItem`: on a request, cancels the item
+    /// (if it has not started, it never runs) and completes the future as cancelled, on
+    /// the thread that made the request. Otherwise as
+    /// ``cancelOnRequest(isolation:_:)``.
+    ///
+    /// - Parameter workItem: The work item that will complete the promise.
+    public func cancelOnRequest(_ workItem: DispatchWorkItem) {
+        // `DispatchWorkItem.cancel()` may be called from any thread (it is
+        // `dispatch_block_cancel`); only the Linux overlay lacks the `Sendable` mark.
+        nonisolated(unsafe) let workItem = workItem
+        storage.addCancelHandler { [weak self] in
+            workItem.cancel()
+            self?.cancel()
+        }
+    }
+
+    /// Connects cancel requests to a dispatch source (a timer, a signal or file
+    /// source): on a request, cancels the source (its event handler runs no more) and
+    /// completes the future as cancelled, on the thread that made the request. Otherwise
+    /// as ``cancelOnRequest(isolation:_:)``.
+    ///
+    /// - Parameter source: The source whose event handler will complete the promise.
+    public func cancelOnRequest(_ source: any DispatchSourceProtocol) {
+        // `dispatch_source_cancel` may be called from any thread; only the Linux overlay
+        // lacks the `Sendable` mark.
+        nonisolated(unsafe) let source = source
+        storage.addCancelHandler { [weak self] in
+            // Bound first: cancelling the source releases its event handler (which may
+            // hold the last reference to this promise) on another thread.
+            let promise = self
+            source.cancel()
+            promise?.cancel()
+        }
+    }
+
+    /// Whether a consumer requested cancellation, for producers that poll (for example
+    /// between the steps of a long loop).
+    public var isCancellationRequested: Bool {
+        storage.isCancellationRequested
+    }
+
+    /// Whether the future is completed (by this promise or otherwise).
+    public var isCompleted: Bool {
+        storage.outcome != nil
+    }
+}
+
+extension Promise where Value == Void {
+    /// Completes a `Promise<Void>` successfully.
+    ///
+    /// - Returns: `true` if this call completed the future.
+    @discardableResult
+    @inlinable
+    public func succeed() -> Bool {
+        succeed(())
+    }
+}

@@ -1,0 +1,61 @@
+// Registering callbacks and other attachments on a pending future.
+
+extension FutureState {
+
+    @usableFromInline
+    enum AddCallbackAction {
+        case stored
+        case runNow(Outcome<Value>)
+    }
+
+    @inlinable
+    mutating func addCallback(_ callback: Callback<Value>) -> AddCallbackAction {
+        addCallback { callback }
+    }
+
+    /// Stores the callback `makeCallback` creates, which it calls only if the future is
+    /// pending; otherwise returns `.runNow` and creates nothing.
+    @inlinable @inline(__always)
+    mutating func addCallback(_ makeCallback: () -> Callback<Value>) -> AddCallbackAction {
+        // A completed future is only read: no moving the phase out and back.
+        if case .completed(let stored) = phase { return .runNow(stored.outcome) }
+        switch takePhase() {
+        case .pending(var pending):
+            if pending.first == nil {
+                pending.first = makeCallback()
+            } else {
+                attach(.callback(makeCallback()))
+            }
+            phase = .pending(pending)
+            return .stored
+        case .completed(let stored):
+            phase = .completed(stored)
+            return .runNow(stored.outcome)
+        case .modifying:
+            preconditionFailure("FutureState observed while being modified")
+        }
+    }
+
+    /// Appends to the attachment list, making one if needed; returns the new entry's
+    /// index. A full list first drops the places of awaiters and waiters that left.
+    @inlinable @discardableResult
+    mutating func attach(_ attachment: Attachment<Value>) -> Int {
+        switch attachments.take() {
+        case nil:
+            attachments = .list([attachment])
+            return 0
+        case .forward(let upstream):
+            attachments = .list([.cancel(.forward(upstream)), attachment])
+            return 1
+        case .follows(let source):
+            attachments = .list([.follows(source), attachment])
+            return 1
+        case .list(var list):
+            if list.count == list.capacity { Self.dropVacated(from: &list) }
+            list.append(attachment)
+            attachments = .list(list)
+            return list.count - 1
+        }
+    }
+
+}

@@ -1,0 +1,160 @@
+// Completion and following: the transitions that end the pending phase.
+
+extension FutureState {
+
+    /// The callbacks to run once, and whatever else the pending future held, to be
+    /// released after the lock (cancel handlers may hold the last reference to user
+    /// objects).
+    @usableFromInline
+    struct Callbacks: Sequence {
+        /// `var` only so that ``run(with:)`` can move it out (`take()`) instead of copying it.
+        @usableFromInline var first: Callback<Value>?
+        @usableFromInline let attachments: Attachments<Value>?
+
+        @inlinable
+        init(first: Callback<Value>?, attachments: Attachments<Value>?) {
+            self.first = first
+            self.attachments = attachments
+        }
+
+        /// Nothing to run. (Awaiters and waiters live in the list only, so the first
+        /// callback alone does not tell.)
+        @inlinable
+        var isEmpty: Bool {
+            guard first == nil else { return false }
+            if case .list? = attachments { return false }
+            return true
+        }
+
+        /// Runs every handler with `outcome`, and resumes every awaiter and waiter, in
+        /// registration order (the first callback first). Consuming: the handlers are
+        /// called as they are, not copied first (a retain and a release each).
+        @inlinable
+        consuming func run(with outcome: Outcome<Value>) {
+            if let first = first.take() { first(outcome) }
+            guard case .list(let list)? = attachments else { return }
+            for attachment in list {
+                switch attachment {
+                case .callback(let callback): callback(outcome)
+                case .awaiter(let awaiter): awaiter.resume(with: outcome)
+                case .waiter(let waiter): waiter.wake()
+                case .cancel, .follows, .vacated: break
+                }
+            }
+        }
+
+        @inlinable
+        func makeIterator() -> Iterator {
+            guard case .list(let list)? = attachments else { return Iterator(first: first, rest: []) }
+            return Iterator(first: first, rest: list)
+        }
+
+        /// The handlers (not the awaiters and waiters): first the inline callback, then
+        /// the listed ones, in registration order.
+        @usableFromInline
+        struct Iterator: IteratorProtocol {
+            @usableFromInline var first: Callback<Value>?
+            @usableFromInline var rest: IndexingIterator<[Attachment<Value>]>
+
+            @inlinable
+            init(first: Callback<Value>?, rest: [Attachment<Value>]) {
+                self.first = first
+                self.rest = rest.makeIterator()
+            }
+
+            @inlinable
+            mutating func next() -> Callback<Value>? {
+                if let callback = first {
+                    first = nil
+                    return callback
+                }
+                while let attachment = rest.next() {
+                    if case .callback(let callback) = attachment { return callback }
+                }
+                return nil
+            }
+        }
+    }
+
+    @usableFromInline
+    enum CompleteAction {
+        /// The future was already completed: nothing happens, the caller lost.
+        case alreadyCompleted
+        /// Run the callbacks with the outcome.
+        case runCallbacks(Callbacks)
+    }
+
+    /// Completes with `outcome`. A bound future accepts only the completion that comes
+    /// from the future it follows (`fromFollowed`).
+    @inlinable
+    mutating func complete(_ outcome: Outcome<Value>, fromFollowed: Bool = false) -> CompleteAction {
+        switch takePhase() {
+        case .pending(let pending) where fromFollowed || !pending.flags.contains(.following):
+            phase = .completed(StoredOutcome(outcome))
+            return .runCallbacks(Callbacks(first: pending.first, attachments: attachments.take()))
+        case let other:
+            phase = other
+            return .alreadyCompleted
+        }
+    }
+
+    /// The promise will take its outcome from another future. `false` if it is already
+    /// completed or bound.
+    @inlinable
+    mutating func claimForFollowing() -> Bool {
+        guard !isCompleted, !flags.contains(.following) else { return false }
+        return insert(.following)
+    }
+
+    @usableFromInline
+    enum FollowAction {
+        /// Already completed or bound: nothing changed.
+        case refused
+        /// Bound; `forwardRequest` if a cancel request already arrived here, which must
+        /// now go on to the followed future. `mayCloseCycle` unless nothing depends on
+        /// this future yet (no interest, callback or cancel action: a fresh promise), in
+        /// which case the new edge cannot close a cycle and nobody needs to look.
+        case following(forwardRequest: Bool, mayCloseCycle: Bool)
+    }
+
+    /// The promise will take its outcome from `source`, and forward cancel requests to
+    /// it; the caller holds an interest in `source` for this future.
+    @inlinable
+    mutating func follow(_ source: AnyFutureBox) -> FollowAction {
+        guard claimForFollowing() else { return .refused }
+        let hasDependents: Bool
+        if case .pending(let pending) = phase {
+            hasDependents = interests > 0 || pending.first != nil || attachments != nil
+        } else {
+            hasDependents = false
+        }
+        if attachments == nil {
+            attachments = .follows(source)
+        } else {
+            attach(.follows(source))
+        }
+        return .following(forwardRequest: flags.contains(.cancellationRequested), mayCloseCycle: hasDependents)
+    }
+
+    /// The future whose completion this pending one waits for: the one it follows if it
+    /// is bound, else the one it is derived from, if any. `nil` once completed.
+    @inlinable
+    var dependency: AnyFutureBox? {
+        guard !isCompleted else { return nil }
+        let bound = flags.contains(.following)
+        switch attachments {
+        case nil: return nil
+        case .forward(let upstream)?: return bound ? nil : upstream
+        case .follows(let source)?: return bound ? source : nil
+        case .list(let list)?:
+            for attachment in list {
+                switch attachment {
+                case .follows(let source) where bound: return source
+                case .cancel(.forward(let upstream)) where !bound: return upstream
+                default: continue
+                }
+            }
+            return nil
+        }
+    }
+}

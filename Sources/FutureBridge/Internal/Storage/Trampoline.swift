@@ -1,0 +1,291 @@
+import FutureBridgeAtomics
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs inline callbacks in a loop instead of recursively.
+///
+/// When a callback completes another promise on the same thread, that promise's
+/// callbacks are queued on this thread's trampoline and run after the current callback
+/// returns, so a chain of a million completions (or a recursive retry loop) never grows
+/// the stack. The state is per thread; no lock is involved.
+///
+/// Each job is released as soon as it has run, and the slots of jobs already run are
+/// reclaimed as the queue advances: a handler that re-arms itself a million times keeps
+/// a few jobs queued, not a million.
+@usableFromInline
+package final class Trampoline {
+    // Only this thread ever touches its trampoline, so dynamic exclusivity checks would
+    // buy nothing; they were a measurable share of every completion.
+    @usableFromInline @exclusivity(unchecked)
+    var isDraining = false
+    /// Jobs; those before `head` have run and are `nil`.
+    @usableFromInline @exclusivity(unchecked)
+    var queue: [(() -> Void)?] = []
+    @usableFromInline @exclusivity(unchecked)
+    var head = 0
+
+    /// Whether this thread is running cancel actions (``runCancelActions(_:)``).
+    @usableFromInline @exclusivity(unchecked)
+    var isCancelling = false
+    /// Cancel actions still to run on this thread, the next one last.
+    @usableFromInline @exclusivity(unchecked)
+    var cancelStack: [CancelAction] = []
+    /// Cancel actions made due by the action running now, in the order they were made.
+    @usableFromInline @exclusivity(unchecked)
+    var cancelsMadeDue: [CancelActions] = []
+
+    /// Calls of ``withBoundedNesting(_:otherwise:)`` running on this thread now.
+    @usableFromInline @exclusivity(unchecked)
+    var nesting = 0
+    /// Work those calls deferred, run when the outermost returns; the same reclaiming
+    /// as ``queue``.
+    @usableFromInline @exclusivity(unchecked)
+    var deferred: [(() -> Void)?] = []
+    @usableFromInline @exclusivity(unchecked)
+    var deferredHead = 0
+
+    /// How deep ``withBoundedNesting(_:otherwise:)`` calls nest before they defer.
+    @usableFromInline
+    static var nestingLimit: Int { 64 }
+
+    /// Slots of jobs already run that the queue may keep before it reclaims them.
+    @usableFromInline
+    static var reclaimThreshold: Int { 64 }
+
+    @inlinable
+    init() {}
+
+    /// Releases a thread's trampoline when the thread exits (its only use: the trampoline
+    /// is looked up through the C thread-local ``fb_thread_trampoline_get()``, which is
+    /// cleared first, so a later destructor that completes a future makes a new one).
+    static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let error = pthread_key_create(&key) { pointer in
+            fb_thread_trampoline_set(nil)
+            #if canImport(Darwin)
+                Unmanaged<Trampoline>.fromOpaque(pointer).release()
+            #else
+                if let pointer { Unmanaged<Trampoline>.fromOpaque(pointer).release() }
+            #endif
+        }
+        precondition(error == 0, "pthread_key_create failed: \(error)")
+        return key
+    }()
+
+    /// This thread's trampoline.
+    @inlinable @inline(__always)
+    static var current: Trampoline {
+        currentUnretained.takeUnretainedValue()
+    }
+
+    /// This thread's trampoline, unretained: the thread keeps it alive, and reaching it
+    /// through `_withUnsafeGuaranteedRef` costs no retain and release (for every
+    /// completion and every observation of a completed future, and the nesting count of
+    /// every signal send).
+    @inlinable @inline(__always)
+    static var currentUnretained: Unmanaged<Trampoline> {
+        if let pointer = fb_thread_trampoline_get() { return Unmanaged<Trampoline>.fromOpaque(pointer) }
+        return makeCurrent()
+    }
+
+    /// Creates this thread's trampoline, owned by the thread (released when it exits).
+    @usableFromInline @inline(never)
+    static func makeCurrent() -> Unmanaged<Trampoline> {
+        let trampoline = Unmanaged.passRetained(Trampoline())
+        pthread_setspecific(key, trampoline.toOpaque())
+        fb_thread_trampoline_set(trampoline.toOpaque())
+        return trampoline
+    }
+
+    /// Runs every callback with `outcome`, now if this thread is not already running
+    /// callbacks, otherwise after the callbacks that are running now.
+    @inlinable @inline(__always)
+    static func run<Value>(_ callbacks: consuming FutureState<Value>.Callbacks, with outcome: Outcome<Value>) {
+        if callbacks.isEmpty { return }
+        let trampoline = currentUnretained
+        if trampoline._withUnsafeGuaranteedRef({ $0.isDraining }) {
+            let queued = callbacks
+            trampoline._withUnsafeGuaranteedRef {
+                $0.queue.append {
+                    let callbacks = queued
+                    callbacks.run(with: outcome)
+                }
+            }
+        } else {
+            trampoline._withUnsafeGuaranteedRef { $0.isDraining = true }
+            callbacks.run(with: outcome)
+            trampoline._withUnsafeGuaranteedRef { $0.drain() }
+        }
+    }
+
+    /// Runs `callback` in `context` with `outcome`, for an already completed future,
+    /// with the same ordering as ``run(_:with:)``; allocates only when it has to be queued.
+    @inlinable @inline(__always)
+    static func run<Value>(_ callback: Callback<Value>, with outcome: Outcome<Value>, in context: ExecutionContext) {
+        currentUnretained._withUnsafeGuaranteedRef { trampoline in
+            if trampoline.isDraining {
+                trampoline.queue.append { callback.run(with: outcome, in: context) }
+            } else {
+                trampoline.isDraining = true
+                callback.run(with: outcome, in: context)
+                trampoline.drain()
+            }
+        }
+    }
+
+    /// Runs `job` on this thread after every callback it is running or has queued now:
+    /// at once if it runs none. From inside a callback of a future, it runs after the
+    /// inline handlers of the futures that callback completed (FutureLimiter starts its
+    /// next unit this way).
+    @usableFromInline
+    static func runAfterQueuedCallbacks(_ job: @escaping () -> Void) {
+        let trampoline = current
+        if trampoline.isDraining {
+            trampoline.queue.append(job)
+        } else {
+            trampoline.isDraining = true
+            job()
+            trampoline.drain()
+        }
+    }
+
+    /// Enters one level of bounded nesting: this thread's trampoline, unretained, if the
+    /// caller may go on now (it then calls ``leaveNesting()`` on it when done), or `nil`
+    /// if this thread is already ``nestingLimit`` levels deep: the caller then hands its
+    /// work to ``deferNested(_:)``, which runs it once the outermost level has returned
+    /// (and it may nest that deep again).
+    ///
+    /// For code that calls itself through user closures, one level per link of a chain
+    /// of any length: a signal delivering to an operator that sends to the next signal,
+    /// a source started by its first observer that observes the signal before it. Up to
+    /// the limit the calls nest as they always did, which keeps short chains nearly as
+    /// fast as direct calls (no closure, no allocation); past it the stack stops growing.
+    @inlinable @inline(__always)
+    package static func enterNesting() -> Unmanaged<Trampoline>? {
+        let trampoline = currentUnretained
+        let entered = trampoline._withUnsafeGuaranteedRef { trampoline -> Bool in
+            guard trampoline.nesting < nestingLimit else { return false }
+            trampoline.nesting += 1
+            return true
+        }
+        return entered ? trampoline : nil
+    }
+
+    /// Leaves the level ``enterNesting()`` entered; the outermost runs the deferred work.
+    @inlinable @inline(__always)
+    package func leaveNesting() {
+        nesting -= 1
+        if nesting == 0 && deferredHead < deferred.count { runDeferred() }
+    }
+
+    /// Queues `job` until the outermost level of nesting on this thread has returned.
+    @usableFromInline
+    package static func deferNested(_ job: @escaping () -> Void) {
+        current.deferred.append(job)
+    }
+
+    /// Runs the deferred work, each job as if it were an outermost call.
+    @usableFromInline
+    func runDeferred() {
+        while deferredHead < deferred.count {
+            let job = deferred[deferredHead].take()
+            deferredHead += 1
+            nesting = 1
+            job?()
+            nesting = 0
+            if deferredHead >= Self.reclaimThreshold && deferredHead * 2 >= deferred.count {
+                deferred.removeSubrange(0..<deferredHead)
+                deferredHead = 0
+            }
+        }
+        deferred.removeAll(keepingCapacity: deferred.capacity <= 2 * Self.reclaimThreshold)
+        deferredHead = 0
+    }
+
+    /// Runs the queued work of this thread now. A blocking wait calls this before it
+    /// blocks: otherwise work queued behind the waiting callback could never run, and
+    /// the wait could be for exactly that work.
+    @inlinable
+    static func runPendingWork() {
+        let trampoline = current
+        guard trampoline.isDraining else { return }
+        trampoline.runQueued()
+    }
+
+    @inlinable
+    func drain() {
+        if !queue.isEmpty { runQueued() }
+        isDraining = false
+    }
+
+    @inlinable
+    func runQueued() {
+        while head < queue.count {
+            // Taken out of its slot, so that it is released as soon as it returns.
+            let job = queue[head].take()
+            head += 1
+            job?()
+            // Reclaim the slots of the jobs run so far once they are half of the queue:
+            // a handler that queues one job per job it runs keeps the queue this short.
+            if head >= Self.reclaimThreshold && head * 2 >= queue.count {
+                queue.removeSubrange(0..<head)
+                head = 0
+            }
+        }
+        queue.removeAll(keepingCapacity: queue.capacity <= 2 * Self.reclaimThreshold)
+        head = 0
+    }
+
+    /// Runs cancel actions without growing the stack per link.
+    ///
+    /// A request forwarded upstream (a derived future withdrawing its interest), or made
+    /// by a cancel handler (a combined future withdrawing from its inputs), makes more
+    /// actions due, on the next future up. Run directly, each link would nest one call
+    /// deeper: a chain of 20,000 pending `map`s overflowed a debug build's stack. While
+    /// this thread runs cancel actions, the actions a nested request makes due are kept
+    /// and run once the action that made them returns, before the remaining actions of
+    /// the same request: the order is the depth-first order of the nested calls, and
+    /// every request is delivered before the outermost call returns.
+    ///
+    /// The flags of each request (``FutureState/Flags/cancellationRequested``) are set at once;
+    /// only the actions wait.
+    @usableFromInline
+    static func runCancelActions(_ actions: CancelActions) {
+        let trampoline = current
+        if trampoline.isCancelling {
+            trampoline.cancelsMadeDue.append(actions)
+            return
+        }
+        trampoline.isCancelling = true
+        trampoline.pushCancelActions(actions)
+        while let action = trampoline.cancelStack.popLast() {
+            action()
+            if trampoline.cancelsMadeDue.isEmpty { continue }
+            for madeDue in trampoline.cancelsMadeDue.reversed() { trampoline.pushCancelActions(madeDue) }
+            trampoline.cancelsMadeDue.removeAll(keepingCapacity: trampoline.cancelsMadeDue.capacity <= 64)
+        }
+        trampoline.cancelStack.removeAll(keepingCapacity: trampoline.cancelStack.capacity <= 64)
+        trampoline.isCancelling = false
+    }
+
+    /// Pushes `actions` so that the first of them is popped first.
+    func pushCancelActions(_ actions: CancelActions) {
+        switch actions {
+        case .nothing: break
+        case .forward(let upstream): cancelStack.append(.forward(upstream))
+        case .list(let list): cancelStack.append(contentsOf: list.reversed())
+        }
+    }
+
+    /// Jobs queued and not yet run (for tests).
+    var queuedCount: Int { queue.count - head }
+
+    /// Slots the queue holds now, run jobs not yet reclaimed included (for tests).
+    var slotCount: Int { queue.count }
+}

@@ -1,0 +1,3 @@
+#include "FutureBridgeThreadLocal.h"
+
+_Thread_local void *fb_thread_trampoline = 0;

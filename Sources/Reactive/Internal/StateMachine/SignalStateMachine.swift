@@ -1,0 +1,157 @@
+/// The whole mutable state of one signal, as a pure state machine: its observers, its
+/// source, its terminal event, and the events waiting while a delivery is in progress.
+///
+/// Each event is a `mutating func` named after what happened and returns what must be
+/// done; ``SignalStorage`` calls it under the signal's lock and does it after unlocking.
+/// No function here calls user code (handlers, starts and stops are only held and handed
+/// back), so every transition can be tested without threads.
+///
+/// Whether a delivery is in progress is decided outside, by the lock-free
+/// ``DeliveryTurn``, so that an uncontended value takes no lock; the state machine holds
+/// what that decision needs under a lock: the events of the senders that found the turn
+/// taken (``eventQueued(_:)``, ``queuedEventTaken()``), in their order, and the
+/// observers' version that tells the drainer its copy is stale.
+///
+/// ```text
+///           observerAttached (first)          sourceStarted
+///   idle ───────────────────────────▶ starting ─────────────▶ running
+///     │                                  │                       │
+///     │ terminalEventReached             │ terminalEventReached  │ terminalEventReached
+///     ▼                                  ▼   (stop at start)     ▼   (stop now)
+///   ended ◀──────────────────────────────┴───────────────────────┘
+/// ```
+@usableFromInline
+struct SignalStateMachine<Value: Sendable>: Sendable {
+    @usableFromInline
+    typealias Event = Signal<Value>.Event
+
+    /// Attached observers, in attachment order (empty once ended).
+    @usableFromInline
+    var observers: [SignalObserver<Value>] = []
+    /// Bumped whenever ``observers`` changes.
+    @usableFromInline
+    var observersVersion = 0
+    /// The terminal event once one was delivered: the signal has ended.
+    @usableFromInline
+    var terminal: Event?
+    @usableFromInline
+    var source: SignalSource<Value>
+    /// Events accepted while a delivery was in progress, the next at `queuedHead`.
+    @usableFromInline
+    var queued: [Event] = []
+    @usableFromInline
+    var queuedHead = 0
+
+    @inlinable
+    init(source: SignalSource<Value>) {
+        self.source = source
+    }
+
+    @inlinable
+    var isEnded: Bool { terminal != nil }
+
+    // MARK: Observers
+
+    /// What attaching an observer requires.
+    @usableFromInline
+    enum AttachAction {
+        /// The signal has ended: hand the observer this terminal event (it was not attached).
+        case deliverTerminal(Event)
+        /// Attached; nothing else to do.
+        case attached
+        /// Attached as the first observer: start the source (then ``sourceStarted(_:)``).
+        case startSource(SignalSource<Value>.Start)
+    }
+
+    /// An observer asks to be attached.
+    @inlinable
+    mutating func observerAttached(_ observer: SignalObserver<Value>) -> AttachAction {
+        if let terminal { return .deliverTerminal(terminal) }
+        observers.append(observer)
+        observersVersion += 1
+        guard case .idle(let start) = source else { return .attached }
+        source = .starting
+        return .startSource(start)
+    }
+
+    /// An observer was detached; `true` if it was the last one, which interrupts the
+    /// signal (the caller sends ``Signal/Event/interrupted``).
+    @inlinable
+    mutating func observerDetached(_ observer: SignalObserver<Value>) -> Bool {
+        guard terminal == nil, let index = observers.firstIndex(where: { $0 === observer }) else { return false }
+        observers.remove(at: index)
+        observersVersion += 1
+        return observers.isEmpty
+    }
+
+    /// The source started by ``AttachAction/startSource(_:)`` handed over what stops it;
+    /// returns it if it must run now (the signal ended while the source was starting).
+    @inlinable
+    mutating func sourceStarted(_ stop: @escaping SignalSource<Value>.Stop) -> SignalSource<Value>.Stop? {
+        guard case .starting = source else { return stop }
+        source = .running(stop)
+        return nil
+    }
+
+    // MARK: Delivery
+
+    /// A sender found a delivery in progress and leaves `event` to the drainer; `false`
+    /// if the signal has ended (the event is dropped and must not be counted).
+    @inlinable
+    mutating func eventQueued(_ event: Event) -> Bool {
+        guard terminal == nil else { return false }
+        queued.append(event)
+        return true
+    }
+
+    /// The drainer moves on to the next queued event (the turn said there is one).
+    @inlinable
+    mutating func queuedEventTaken() -> Event {
+        precondition(queuedHead < queued.count, "Signal: a queued event is missing")
+        let event = queued[queuedHead]
+        queuedHead += 1
+        if queuedHead == queued.count {
+            queued.removeAll(keepingCapacity: queued.count <= 64)
+            queuedHead = 0
+        }
+        return event
+    }
+
+    /// The observers a value goes to, and their version, for the drainer's copy.
+    @inlinable
+    var deliveryObservers: (version: Int, observers: [SignalObserver<Value>]) {
+        (observersVersion, observers)
+    }
+
+    /// What ending the signal requires.
+    @usableFromInline
+    struct Ending {
+        /// Hand the terminal event to these.
+        @usableFromInline var observers: [SignalObserver<Value>]
+        /// Run this, if any, to stop the source.
+        @usableFromInline var stop: SignalSource<Value>.Stop?
+        /// The observers' version from now on (no observers).
+        @usableFromInline var version: Int
+
+        @inlinable
+        init(observers: [SignalObserver<Value>], stop: SignalSource<Value>.Stop?, version: Int) {
+            (self.observers, self.stop, self.version) = (observers, stop, version)
+        }
+    }
+
+    /// The drainer reached a terminal event; `nil` if the signal had already ended (the
+    /// event is ignored). Events still queued were sent after it: the drainer takes them
+    /// (they are counted) and hands them to nobody.
+    @inlinable
+    mutating func terminalEventReached(_ event: Event) -> Ending? {
+        guard terminal == nil else { return nil }
+        terminal = event
+        var stop: SignalSource<Value>.Stop? = nil
+        if case .running(let running) = source { stop = running }
+        source = .stopped
+        let ended = observers
+        observers = []
+        observersVersion += 1
+        return Ending(observers: ended, stop: stop, version: observersVersion)
+    }
+}

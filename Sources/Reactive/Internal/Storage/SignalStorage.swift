@@ -1,0 +1,165 @@
+import FutureBridge
+
+/// The shared state of a ``Signal`` and its ``SignalInput``, and every operation on it.
+///
+/// Each method takes the lock only to run one transition of ``SignalStateMachine`` (and
+/// to publish the observers' version to the drainer's ``DeliveryList``), then does what
+/// the transition returned after the lock is released: handlers, starts and stops never
+/// run under it. Values go through ``send(_:)``: the sender that finds no delivery in
+/// progress takes the ``DeliveryTurn`` and delivers at once, without the lock; the others
+/// queue their event in the state machine and return.
+@usableFromInline
+struct SignalStorage<Value: Sendable>: Sendable {
+    @usableFromInline
+    typealias Event = Signal<Value>.Event
+
+    @usableFromInline
+    let state: Locked<SignalStateMachine<Value>>
+    @usableFromInline
+    let turn = DeliveryTurn()
+    /// The drainer's copy of the observers: refreshed only when their version moved, so a
+    /// value costs no lock here.
+    @usableFromInline
+    let deliveryList = DeliveryList<Value>()
+
+    init(source: SignalSource<Value>) {
+        state = Locked(SignalStateMachine(source: source))
+    }
+
+    // MARK: Observers
+
+    /// Attaches `observer`; `false` if the signal had ended (it got the terminal event).
+    func attach(_ observer: SignalObserver<Value>) -> Bool {
+        let action = state.withLock { state in
+            defer { deliveryList.publish(version: state.observersVersion) }
+            return state.observerAttached(observer)
+        }
+        switch action {
+        case .deliverTerminal(let terminal):
+            observer.receive(terminal)
+            return false
+        case .attached:
+            return true
+        case .startSource(let start):
+            // An operator's source observes the signal before it, whose source may observe
+            // the one before that: bounded like sends, so a chain of any length starts.
+            if let nesting = SendNesting.enter() {
+                self.start(start)
+                SendNesting.leave(nesting)
+            } else {
+                SendNesting.deferUntilOutermostReturns { self.start(start) }
+            }
+            return true
+        }
+    }
+
+    /// Starts the source. It hands over what stops it at once, or once it has run in the
+    /// isolation it was written in.
+    private func start(_ start: SignalSource<Value>.Start) {
+        start(SignalInput(self)) { stop in
+            if let stopNow = state.withLock({ $0.sourceStarted(stop) }) { stopNow() }
+        }
+    }
+
+    /// Detaches `observer`; the last one interrupts the signal.
+    func detach(_ observer: SignalObserver<Value>) {
+        observer.detach()
+        let wasLast = state.withLock { state in
+            defer { deliveryList.publish(version: state.observersVersion) }
+            return state.observerDetached(observer)
+        }
+        if wasLast { send(.interrupted) }
+    }
+
+    var isEnded: Bool {
+        state.withLock { $0.isEnded }
+    }
+
+    // MARK: Sending
+
+    /// Sends `event` to the observers, serialized with every other send: delivered on
+    /// this thread if no delivery is in progress, otherwise left to the thread delivering.
+    ///
+    /// A send made while this thread delivers (an operator sending to the next signal of
+    /// a chain) nests, up to ``SendNesting/limit``; past it, its delivery waits until the
+    /// outermost level on this thread returns. The event's place in this signal's order is
+    /// taken at once either way.
+    @inlinable
+    func send(_ event: Event) {
+        if turn.claimIfIdle() {
+            // No delivery was in progress: this event is first, and never queued.
+            guard let nesting = SendNesting.enter() else {
+                SendNesting.deferUntilOutermostReturns {
+                    self.deliver(event)
+                    if self.turn.finishOne() { self.deliverQueued() }
+                }
+                return
+            }
+            deliver(event)
+            if turn.finishOne() { deliverQueued() }
+            SendNesting.leave(nesting)
+        } else if enqueue(event) {
+            deliverQueuedNested()
+        }
+    }
+
+    /// ``deliverQueued()`` as one level of ``SendNesting``, for a caller that became the
+    /// drainer by queueing.
+    @usableFromInline
+    func deliverQueuedNested() {
+        guard let nesting = SendNesting.enter() else {
+            SendNesting.deferUntilOutermostReturns { self.deliverQueued() }
+            return
+        }
+        deliverQueued()
+        SendNesting.leave(nesting)
+    }
+
+    /// Queues `event` for the drainer; `true` if the caller became the drainer and must
+    /// then call ``deliverQueuedNested()``. Lets a caller fix the order of events while it holds
+    /// a lock of its own, and deliver them after releasing it.
+    @usableFromInline
+    func enqueue(_ event: Event) -> Bool {
+        guard state.withLock({ $0.eventQueued(event) }) else { return false }
+        return turn.join()  // counted only once queued: see DeliveryTurn
+    }
+
+    /// Delivers the queued events until none is pending; only the drainer calls it.
+    @usableFromInline
+    func deliverQueued() {
+        repeat {
+            deliver(state.withLock { $0.queuedEventTaken() })
+        } while turn.finishOne()
+    }
+
+    /// Hands `event` to the observers; only the drainer calls it.
+    @inlinable
+    func deliver(_ event: Event) {
+        guard event.isTerminal else {
+            if deliveryList.isStale { refreshDeliveryList() }
+            deliveryList.deliver(event)
+            return
+        }
+        end(with: event)
+    }
+
+    /// Copies the observers for the drainer (rare: only after an attach or a detach).
+    @usableFromInline
+    func refreshDeliveryList() {
+        let (version, observers) = state.withLock { $0.deliveryObservers }
+        deliveryList.replace(with: observers, version: version)
+    }
+
+    /// Ends the signal with the terminal `event`, unless it had ended.
+    @usableFromInline
+    func end(with event: Event) {
+        let ending = state.withLock { state in
+            defer { deliveryList.publish(version: state.observersVersion) }
+            return state.terminalEventReached(event)
+        }
+        guard let ending else { return }
+        deliveryList.replace(with: [], version: ending.version)
+        for observer in ending.observers { observer.receive(event) }
+        ending.stop?()
+    }
+}

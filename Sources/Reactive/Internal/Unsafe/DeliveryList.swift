@@ -1,0 +1,80 @@
+import FutureBridge
+import FutureBridgeAtomics
+
+/// The drainer's copy of a signal's observers, walked for every value without a lock and
+/// without reference counting, and the observers' version it was taken at.
+///
+/// ## Invariant
+///
+/// - Only the signal's drainer (see ``DeliveryTurn``) calls ``deliver(_:)``,
+///   ``isStale`` and ``replace(with:version:)``, and never two of them at once: the
+///   drainer is one thread at a time, and successive drainers are ordered by the
+///   acquire-release operations of the turn.
+/// - `observers` keeps the observers alive; `unretained` points at the same objects and
+///   is what ``deliver(_:)`` reads, so handing an event to an observer costs no retain and
+///   release. Both are replaced together, only between deliveries: a delivery is never
+///   re-entered (a handler's own send finds the turn taken and is queued, or nests into
+///   *another* signal's list), so nothing is freed while ``deliver(_:)`` walks the buffer.
+/// - `publishedVersion` is the one word written by others: the storage stores the state
+///   machine's observers version there with release ordering, under the signal's lock,
+///   after every change of the observers; the drainer reads it with acquire ordering. A
+///   stale copy is harmless: an attach that races a send may miss it either way, and a
+///   detached observer ignores what it is handed.
+// @unchecked Sendable: see the invariant above; `publishedVersion` is only reached
+// atomically, the rest only by the drainer.
+@usableFromInline
+final class DeliveryList<Value: Sendable>: @unchecked Sendable {
+    /// The first stored property, only ever reached atomically through
+    /// ``publishedVersionAddress``.
+    @usableFromInline
+    var publishedVersion = 0
+    /// The version this copy was taken at; -1 for none.
+    @usableFromInline @exclusivity(unchecked)
+    var version = -1
+    @usableFromInline @exclusivity(unchecked)
+    var observers: [SignalObserver<Value>] = []
+    @usableFromInline @exclusivity(unchecked)
+    var unretained = UnsafeMutableBufferPointer<Unmanaged<SignalObserver<Value>>>(start: nil, count: 0)
+
+    @inlinable
+    init() {}
+
+    deinit {
+        unretained.deallocate()
+    }
+
+    @inlinable @inline(__always)
+    var publishedVersionAddress: UnsafeMutablePointer<Int> { firstStoredProperty(of: self) }
+
+    /// Publishes the observers' new version; called under the signal's lock.
+    @inlinable @inline(__always)
+    func publish(version newVersion: Int) {
+        fb_int_store_release(publishedVersionAddress, newVersion)
+    }
+
+    /// Whether the observers changed since this copy was taken (drainer only).
+    @inlinable @inline(__always)
+    var isStale: Bool {
+        version != fb_int_load_acquire(publishedVersionAddress)
+    }
+
+    /// Replaces the copy (drainer only; rare: after an attach, a detach or the end).
+    @usableFromInline
+    func replace(with newObservers: [SignalObserver<Value>], version newVersion: Int) {
+        let buffer = UnsafeMutableBufferPointer<Unmanaged<SignalObserver<Value>>>.allocate(
+            capacity: newObservers.count)
+        _ = buffer.initialize(from: newObservers.lazy.map { Unmanaged.passUnretained($0) })
+        unretained.deallocate()
+        unretained = buffer
+        observers = newObservers
+        version = newVersion
+    }
+
+    /// Hands `event` to every observer, in attachment order (drainer only).
+    @inlinable @inline(__always)
+    func deliver(_ event: Signal<Value>.Event) {
+        for observer in unretained {
+            observer._withUnsafeGuaranteedRef { $0.receive(event) }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import FutureBridge
+import FutureBridgeAtomics
+
+/// Whose turn it is to deliver: the count of events accepted and not yet delivered.
+///
+/// ## Invariant
+///
+/// - The caller that moves the count away from 0 (``claimIfIdle()``, or ``join()``
+///   returning `true`) is *the drainer*. It alone delivers, until ``finishOne()`` returns
+///   `false`; so at most one thread delivers at a time, and everything the drainer
+///   touches without a lock (``DeliveryList``, an operator's ``SerialState``) is touched
+///   by one thread at a time.
+/// - Every counted event other than the drainer's own is already in the queue that goes
+///   with this turn (the signal's ``SignalStateMachine`` pending events, a mailbox's
+///   queue) when it is counted: a caller appends first, then ``join()``s. So a drainer
+///   that sees the count above zero always finds the next event there.
+/// - The count is changed with acquire-release operations: everything one drainer did
+///   happens before what the next drainer does (they are ordered through this word).
+///
+/// An uncontended event is one compare-exchange (``claimIfIdle()``) and one subtraction
+/// (``finishOne()``), and never touches the queue or a lock.
+@usableFromInline
+final class DeliveryTurn: Sendable {
+    /// The first stored property, only ever reached atomically through ``address``.
+    @usableFromInline
+    nonisolated(unsafe) var pending = 0
+
+    @inlinable
+    init() {}
+
+    @inlinable @inline(__always)
+    var address: UnsafeMutablePointer<Int> { firstStoredProperty(of: self) }
+
+    /// Becomes the drainer if nothing is pending (one compare-exchange): the caller then
+    /// delivers its event directly, without queueing it, and calls ``finishOne()``.
+    @inlinable @inline(__always)
+    func claimIfIdle() -> Bool {
+        fb_int_compare_exchange_acq_rel(address, 0, 1)
+    }
+
+    /// Counts an event the caller has just queued; `true` if the caller became the
+    /// drainer and must now deliver queued events until ``finishOne()`` returns `false`.
+    @inlinable @inline(__always)
+    func join() -> Bool {
+        fb_int_fetch_add_acq_rel(address, 1) == 0
+    }
+
+    /// The drainer delivered one event; `true` if more are pending (queued) and it must
+    /// go on.
+    @inlinable @inline(__always)
+    func finishOne() -> Bool {
+        fb_int_fetch_add_acq_rel(address, -1) > 1
+    }
+}

@@ -1,0 +1,191 @@
+import TestSupport
+import Testing
+
+@testable import FutureBridge
+
+/// The state machine on its own: events in, actions out, no threads.
+@Suite struct FutureStateTests {
+    typealias State = FutureState<Int>
+
+    /// Whether an event delivered the cancel request (returned actions to run).
+    func requestDue(_ actions: CancelActions?) -> Bool { actions != nil }
+
+    @Test func callbacksAreStoredUntilCompletionThenHandedOutOnce() {
+        var state = State.initial
+        guard case .stored = state.addCallback(.outcome { _ in }) else {
+            Issue.record("not stored")
+            return
+        }
+        guard case .stored = state.addCallback(.outcome { _ in }) else {
+            Issue.record("not stored")
+            return
+        }
+        guard case .runCallbacks(let callbacks) = state.complete(.success(1)) else {
+            Issue.record("first completion must win")
+            return
+        }
+        #expect(Array(callbacks).count == 2)
+        guard case .alreadyCompleted = state.complete(.success(2)) else {
+            Issue.record("second completion must lose")
+            return
+        }
+        #expect(state.outcome?.value == 1)
+    }
+
+    @Test func callbackAddedAfterCompletionRunsNow() {
+        var state = State.initial
+        _ = state.complete(.success(7))
+        guard case .runNow(let outcome) = state.addCallback(.outcome { _ in }) else {
+            Issue.record("must run now")
+            return
+        }
+        #expect(outcome.value == 7)
+    }
+
+    @Test func plainCancelWithoutInterestsDeliversTheRequestOnce() {
+        var state = State.initial
+        guard case .stored = state.addCancelAction(.run {}) else {
+            Issue.record("not stored")
+            return
+        }
+        #expect(requestDue(state.cancellationRequested()) == true)
+        #expect(requestDue(state.cancellationRequested()) == false)
+        #expect(state.isCancellationRequested)
+    }
+
+    @Test func requestWaitsForEveryInterestToBeWithdrawn() {
+        var state = State.initial
+        _ = state.addCancelAction(.run {})
+        state.interestAdded()
+        state.interestAdded()
+        #expect(requestDue(state.interestWithdrawn(cancelling: true)) == false)
+        #expect(!state.isCancellationRequested)
+        #expect(requestDue(state.interestWithdrawn(cancelling: true)) == true)
+        #expect(state.isCancellationRequested)
+    }
+
+    @Test func plainCancelIsHeldWhileOthersHoldAnInterest() {
+        var state = State.initial
+        state.interestAdded()
+        #expect(requestDue(state.cancellationRequested()) == false)
+        // The interest holder leaves without cancelling: the earlier vote now decides.
+        #expect(requestDue(state.interestWithdrawn(cancelling: false)) == true)
+    }
+
+    @Test func interestsReleasedWithoutAVoteRequestNothing() {
+        var state = State.initial
+        state.interestAdded()
+        #expect(requestDue(state.interestWithdrawn(cancelling: false)) == false)
+        #expect(!state.isCancellationRequested)
+    }
+
+    @Test func handlerAddedAfterTheRequestRunsNowAndAfterCompletionIsDiscarded() {
+        var state = State.initial
+        _ = state.cancellationRequested()
+        guard case .runNow = state.addCancelAction(.run {}) else {
+            Issue.record("must run now")
+            return
+        }
+        _ = state.complete(.cancelled)
+        guard case .discard = state.addCancelAction(.run {}) else {
+            Issue.record("must discard")
+            return
+        }
+    }
+
+    @Test func cancellationEventsAfterCompletionDoNothing() {
+        var state = State.initial
+        _ = state.complete(.success(1))
+        state.interestAdded()
+        #expect(requestDue(state.interestWithdrawn(cancelling: true)) == false)
+        #expect(requestDue(state.cancellationRequested()) == false)
+        #expect(!state.isCancellationRequested)
+    }
+
+    @Test func boundStateAcceptsOnlyTheBindingCompletion() {
+        var state = State.initial
+        let first = state.claimForFollowing()
+        let second = state.claimForFollowing()
+        #expect(first)
+        #expect(!second)
+        guard case .alreadyCompleted = state.complete(.success(1)) else {
+            Issue.record("a bound future takes only its source's outcome")
+            return
+        }
+        guard case .runCallbacks = state.complete(.success(2), fromFollowed: true) else {
+            Issue.record("the source's outcome must complete it")
+            return
+        }
+        #expect(state.outcome?.value == 2)
+    }
+
+    @Test func forwardingCallbacksAndHandlersKeepTheirOrderAcrossARequest() {
+        let log = Locked<[String]>([])
+        let upstream = FutureStorage<Int>.pending()
+        upstream.addInterest()
+        upstream.addCancelHandler { log.withLock { $0.append("upstream") } }
+        var state = State.forwarding(to: upstream.box)
+        for name in ["first", "second", "third"] {
+            _ = state.addCallback(.success { value in log.withLock { $0.append("\(name) \(value)") } })
+        }
+        guard case .stored = state.addCancelAction(.run { log.withLock { $0.append("handler") } }) else {
+            Issue.record("not stored")
+            return
+        }
+        // The request runs the forwarding first (it was registered first), then the handler.
+        state.cancellationRequested()?.run()
+        #expect(log.withLock { $0 } == ["upstream", "handler"])
+        #expect(upstream.isCancellationRequested)
+        // The callbacks were not taken by the request: completion delivers all three, in order.
+        guard case .runCallbacks(let callbacks) = state.complete(.success(4)) else {
+            Issue.record("first completion must win")
+            return
+        }
+        for callback in callbacks { callback(.success(4)) }
+        #expect(log.withLock { $0 } == ["upstream", "handler", "first 4", "second 4", "third 4"])
+    }
+
+    @Test func handlersAreReleasedAtCompletionAndNeverRun() {
+        var state = State.initial
+        let handler = Locked(0)
+        _ = state.addCancelAction(.run { handler.withLock { $0 += 1 } })
+        _ = state.addCallback(.always {})
+        guard case .runCallbacks(let callbacks) = state.complete(.success(1)) else {
+            Issue.record("first completion must win")
+            return
+        }
+        #expect(Array(callbacks).count == 1)
+        #expect(requestDue(state.cancellationRequested()) == false)
+        #expect(handler.withLock { $0 } == 0)
+        #expect(state.attachments == nil)
+    }
+
+    /// What ``FutureCache`` relies on: work told to stop, or that failed, is never
+    /// shared with a new consumer; work that succeeded is, without an interest.
+    @Test func consumerJoinsOnlyWorkThatMayStillSucceed() {
+        var pending = State.initial
+        guard case .joined = pending.consumerJoined(.outcome { _ in }) else {
+            Issue.record("must join")
+            return
+        }
+        #expect(pending.interests == 1)
+        _ = pending.interestWithdrawn(cancelling: true)
+        guard case .refused = pending.consumerJoined(.outcome { _ in }) else {
+            Issue.record("a cancel request went through: must refuse")
+            return
+        }
+        var failed = State.initial
+        _ = failed.complete(.failure(TestError()))
+        guard case .refused = failed.consumerJoined(.outcome { _ in }) else {
+            Issue.record("must refuse")
+            return
+        }
+        var succeeded = State.initial
+        _ = succeeded.complete(.success(5))
+        guard case .runNow(let outcome) = succeeded.consumerJoined(.outcome { _ in }) else {
+            Issue.record("must hand out the value")
+            return
+        }
+        #expect(outcome.value == 5)
+    }
+}

@@ -1,0 +1,145 @@
+import Dispatch
+import FutureBridgeTesting
+import TestSupport
+import Testing
+
+@testable import FutureBridge
+
+/// The time functions' forms for every deployment target (`DispatchTimeInterval` and a
+/// ``Timekeeper``), driven by a manual clock: nothing sleeps.
+@Suite(.timeLimit(.minutes(1)))
+struct TimekeeperTests {
+    @Test func afterSucceedsOnceTheTimekeeperReachesTheDelay() {
+        let clock = ManualClock()
+        let timer = Future<Void>.after(.seconds(5), timekeeper: clock.timekeeper)
+        clock.advance(byInterval: .seconds(4))
+        #expect(!timer.isCompleted)
+        clock.advance(byInterval: .seconds(1))
+        #expect(timer.peek()?.value != nil)
+    }
+
+    @Test func cancelRequestEndsTheWaitAndReleasesTheTimer() {
+        let clock = ManualClock()
+        let timer = Future<Void>.after(.seconds(5), timekeeper: clock.timekeeper)
+        #expect(clock.sleeperCount == 1)
+        timer.requestCancellation()
+        #expect(timer.peek()?.isCancelled == true)
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test func delayHoldsTheValueBackButNotAFailure() {
+        let clock = ManualClock()
+        let delayed = Future(value: 7).delay(.milliseconds(1_500), timekeeper: clock.timekeeper)
+        clock.advance(byInterval: .milliseconds(1_499))
+        #expect(!delayed.isCompleted)
+        clock.advance(byInterval: .milliseconds(1))
+        #expect(delayed.peek()?.value == 7)
+        let failed = Future<Int>(error: TestError()).delay(.seconds(2), timekeeper: clock.timekeeper)
+        #expect(failed.peek()?.error is TestError)
+    }
+
+    @Test func timeoutFailsWithTheIntervalAndSendsACancelRequestUpstream() {
+        let clock = ManualClock()
+        let slow = CancellablePromise<Int>(honour: false)
+        let limited = slow.future.timeout(after: .seconds(3), timekeeper: clock.timekeeper)
+        clock.advance(byInterval: .seconds(3))
+        let error = limited.peek()?.error as? TimeoutError
+        #expect(error == TimeoutError(interval: .seconds(3)))
+        #expect(error?.nanoseconds == 3_000_000_000)
+        #expect(error?.description == "timed out after 3.0 seconds")
+        #expect(slow.requests.count == 1)
+    }
+
+    @Test func completionBeforeTheTimeoutCancelsTheTimer() {
+        let clock = ManualClock()
+        let fast = Promise<Int>()
+        let limited = fast.future.timeout(after: .seconds(3), timekeeper: clock.timekeeper)
+        fast.succeed(1)
+        #expect(limited.peek()?.value == 1)
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test func retryWaitsTheBackoffBetweenAttempts() {
+        let clock = ManualClock()
+        let flaky = RetryTests.Flaky(failures: 2)
+        let result = retry(
+            attempts: 3, delay: .exponential(initialInterval: .seconds(1)), timekeeper: clock.timekeeper
+        ) { flaky.run() }
+        #expect(flaky.attempts.count == 1)
+        clock.advance(byInterval: .milliseconds(999))
+        #expect(flaky.attempts.count == 1)
+        clock.advance(byInterval: .milliseconds(1))
+        #expect(flaky.attempts.count == 2)
+        clock.advance(byInterval: .milliseconds(1_999))
+        #expect(flaky.attempts.count == 2)
+        clock.advance(byInterval: .milliseconds(1))
+        #expect(result.peek()?.value == 42)
+    }
+
+    @Test func retryDelaysInBothFormsAgree() {
+        let interval = RetryDelay.exponential(
+            initialInterval: .milliseconds(100), multiplier: 3, maximumInterval: .seconds(1))
+        #expect((1...4).map(interval.nanosecondsBeforeRetry) == [100_000_000, 300_000_000, 900_000_000, 1_000_000_000])
+        #expect(RetryDelay.constant(interval: .seconds(2)).nanosecondsBeforeRetry(7) == 2_000_000_000)
+        #expect(RetryDelay.custom(intervals: { .milliseconds($0) }).nanosecondsBeforeRetry(3) == 3_000_000)
+        #expect(RetryDelay.none.nanosecondsBeforeRetry(1) == 0)
+    }
+
+    @Test func cacheEntriesExpireOnTheTimekeeper() {
+        let clock = ManualClock()
+        let cache = FutureCache<String, Int>(expiresAfter: .seconds(10), timekeeper: clock.timekeeper)
+        let fetches = Counter()
+        let fetch: (String) -> Future<Int> = { _ in
+            fetches.increment()
+            return Future(value: fetches.count)
+        }
+        #expect(cache.findOrFetch("a", fetch: fetch).peek()?.value == 1)
+        clock.advance(byInterval: .seconds(9))
+        #expect(cache.findOrFetch("a", fetch: fetch).peek()?.value == 1)
+        clock.advance(byInterval: .seconds(1))
+        #expect(cache.findOrFetch("a", fetch: fetch).peek()?.value == 2)
+        #expect(FutureCache<String, Int>().findOrFetch("a", fetch: fetch).peek()?.value == 3)
+    }
+
+    @Test func waitWithADeadlineThatPassedReportsTheTimeout() throws {
+        let pending = Promise<Int>()
+        #expect(throws: TimeoutError(nanoseconds: 0)) { try pending.future.wait(deadline: .now()) }
+        pending.succeed(4)
+        #expect(try pending.future.wait(deadline: .now()) == 4)
+    }
+
+    @Test func dispatchTimersFireOnTheirQueue() async throws {
+        let queue = DispatchQueue(label: "timers")
+        let key = DispatchSpecificKey<Bool>()
+        queue.setSpecific(key: key, value: true)
+        let fired = Future<Void>.after(.milliseconds(1), timekeeper: .dispatch(on: queue))
+            .map { DispatchQueue.getSpecific(key: key) == true }
+        #expect(try await fired.value)
+        #expect(try await Future<Void>.after(.nanoseconds(0), timekeeper: .dispatch).value == ())
+    }
+
+    @Test(arguments: [
+        (DispatchTimeInterval.seconds(2), UInt64(2_000_000_000)),
+        (.milliseconds(3), 3_000_000),
+        (.microseconds(4), 4_000),
+        (.nanoseconds(5), 5),
+        (.seconds(-1), 0),
+        (.seconds(Int.max), .max),
+        (.never, .max),
+    ])
+    func intervalsBecomeNanoseconds(interval: DispatchTimeInterval, nanoseconds: UInt64) {
+        #expect(interval.nanoseconds == nanoseconds)
+    }
+
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func durationsBecomeNanoseconds() {
+        #expect(Duration.seconds(2).nanoseconds == 2_000_000_000)
+        #expect(Duration.milliseconds(1_500).nanoseconds == 1_500_000_000)
+        #expect(Duration.seconds(-1).nanoseconds == 0)
+        #expect(Duration.nanoseconds(-1).nanoseconds == 0)
+        #expect(Duration.seconds(Int64.max).nanoseconds == .max)
+        #expect(Duration(nanoseconds: .max) == .nanoseconds(Int64.max))
+        #expect(TimeoutError(timeout: .seconds(3)) == TimeoutError(interval: .seconds(3)))
+        #expect(TimeoutError(nanoseconds: 1_000).timeout == .microseconds(1))
+    }
+}

@@ -1,0 +1,172 @@
+import FutureBridge
+import Testing
+
+@testable import Reactive
+
+/// Every transition of ``SignalStateMachine``, without threads: the machine only holds
+/// handlers, starts and stops, and hands them back; these tests check what it hands back.
+@Suite struct SignalStateMachineTests {
+    typealias Machine = SignalStateMachine<Int>
+
+    static func observer() -> SignalObserver<Int> {
+        SignalObserver(context: .inline) { _ in }
+    }
+
+    static func idleMachine() -> Machine {
+        Machine(source: .idle({ _, _ in }))
+    }
+
+    static func runningMachine() -> Machine {
+        Machine(source: .running({}))
+    }
+
+    // MARK: Observers and the source
+
+    @Test func firstObserverStartsAnIdleSourceAndLaterOnesDoNot() {
+        var machine = Self.idleMachine()
+        guard case .startSource = machine.observerAttached(Self.observer()) else {
+            Issue.record("the first observer must start the source")
+            return
+        }
+        guard case .starting = machine.source else { return #expect(Bool(false)) }
+        guard case .attached = machine.observerAttached(Self.observer()) else { return #expect(Bool(false)) }
+        #expect(machine.observers.count == 2)
+        #expect(machine.observersVersion == 2)
+    }
+
+    @Test func sourceStartedIsKeptWhileRunning() {
+        var machine = Self.idleMachine()
+        _ = machine.observerAttached(Self.observer())
+        let stopNow1 = machine.sourceStarted({})
+        #expect(stopNow1 == nil)
+        guard case .running = machine.source else { return #expect(Bool(false)) }
+    }
+
+    @Test func sourceEndedWhileStartingIsStoppedOnceItHasStarted() {
+        var machine = Self.idleMachine()
+        _ = machine.observerAttached(Self.observer())
+        let ending = machine.terminalEventReached(.completed)
+        #expect(ending?.stop == nil)  // nothing to stop yet
+        let stopNow2 = machine.sourceStarted({})
+        #expect(stopNow2 != nil)  // so its stop runs as soon as it is handed over
+        guard case .stopped = machine.source else { return #expect(Bool(false)) }
+    }
+
+    @Test func detachingOneOfTwoObserversKeepsTheSignal() {
+        var machine = Self.runningMachine()
+        let first = Self.observer()
+        _ = machine.observerAttached(first)
+        _ = machine.observerAttached(Self.observer())
+        let wasLast1 = machine.observerDetached(first)
+        #expect(wasLast1 == false)
+        #expect(machine.observers.count == 1)
+        #expect(machine.observersVersion == 3)
+    }
+
+    @Test func detachingTheLastObserverAsksForAnInterruption() {
+        var machine = Self.runningMachine()
+        let only = Self.observer()
+        _ = machine.observerAttached(only)
+        let wasLast2 = machine.observerDetached(only)
+        #expect(wasLast2)
+        let wasLast3 = machine.observerDetached(only)
+        #expect(wasLast3 == false)  // twice: nothing
+        #expect(machine.isEnded == false)  // the interruption is sent, and ends it when delivered
+    }
+
+    @Test func detachingAfterTheEndDoesNothing() {
+        var machine = Self.runningMachine()
+        let only = Self.observer()
+        _ = machine.observerAttached(only)
+        _ = machine.terminalEventReached(.completed)
+        let wasLast4 = machine.observerDetached(only)
+        #expect(wasLast4 == false)
+    }
+
+    @Test func observerAttachingAfterTheEndGetsTheTerminalEventAndIsNotKept() {
+        var machine = Self.runningMachine()
+        _ = machine.terminalEventReached(.failed(TestFailure()))
+        guard case .deliverTerminal(.failed) = machine.observerAttached(Self.observer()) else {
+            return #expect(Bool(false))
+        }
+        #expect(machine.observers.isEmpty)
+    }
+
+    // MARK: Delivery
+
+    @Test func deliveryObserversFollowAttachAndDetachDuringADelivery() {
+        var machine = Self.runningMachine()
+        let first = Self.observer()
+        _ = machine.observerAttached(first)
+        let copied = machine.deliveryObservers  // the drainer's copy, taken before a value
+        let second = Self.observer()
+        _ = machine.observerAttached(second)  // attached while that value is delivered
+        #expect(machine.deliveryObservers.version != copied.version)  // the next value refreshes
+        #expect(
+            machine.deliveryObservers.observers.map(ObjectIdentifier.init)
+                == [first, second].map(ObjectIdentifier.init))
+        _ = machine.observerDetached(first)  // detached during a delivery
+        #expect(machine.deliveryObservers.observers.map(ObjectIdentifier.init) == [ObjectIdentifier(second)])
+    }
+
+    @Test func eventsQueuedDuringADeliveryAreTakenInOrder() {
+        var machine = Self.runningMachine()
+        let accepted1 = machine.eventQueued(.value(1))
+        #expect(accepted1)
+        let accepted2 = machine.eventQueued(.value(2))
+        #expect(accepted2)
+        let taken1 = machine.queuedEventTaken()
+        #expect(taken1.value == 1)
+        let accepted3 = machine.eventQueued(.value(3))
+        #expect(accepted3)
+        let taken2 = machine.queuedEventTaken()
+        #expect(taken2.value == 2)
+        let taken3 = machine.queuedEventTaken()
+        #expect(taken3.value == 3)
+        #expect(machine.queued.isEmpty && machine.queuedHead == 0)  // the queue is reset once empty
+    }
+
+    @Test func terminalEventQueuedMidDeliveryEndsTheSignalWhenReached() {
+        var machine = Self.runningMachine()
+        let observer = Self.observer()
+        _ = machine.observerAttached(observer)
+        let accepted4 = machine.eventQueued(.value(1))
+        #expect(accepted4)
+        let accepted5 = machine.eventQueued(.completed)
+        #expect(accepted5)
+        let accepted6 = machine.eventQueued(.value(2))
+        #expect(accepted6)  // sent after the end, before it was delivered
+        let taken4 = machine.queuedEventTaken()
+        #expect(taken4.value == 1)
+        #expect(machine.isEnded == false)
+        let terminal = machine.queuedEventTaken()
+        let ending = machine.terminalEventReached(terminal)
+        #expect(ending?.observers.map(ObjectIdentifier.init) == [ObjectIdentifier(observer)])
+        #expect(ending?.stop != nil)
+        #expect(ending?.version == machine.observersVersion)
+        #expect(machine.deliveryObservers.observers.isEmpty)  // what is still queued goes to nobody
+        let taken5 = machine.queuedEventTaken()
+        #expect(taken5.value == 2)
+        let accepted7 = machine.eventQueued(.value(3))
+        #expect(accepted7 == false)  // after the end: dropped, not counted
+    }
+
+    @Test func secondTerminalEventIsIgnored() {
+        var machine = Self.runningMachine()
+        _ = machine.observerAttached(Self.observer())
+        let ending1 = machine.terminalEventReached(.completed)
+        #expect(ending1 != nil)
+        let ending2 = machine.terminalEventReached(.interrupted)
+        #expect(ending2 == nil)
+        guard case .completed = machine.terminal else { return #expect(Bool(false)) }
+    }
+
+    @Test func endingStopsARunningSourceOnce() {
+        var machine = Self.runningMachine()
+        let ending3 = machine.terminalEventReached(.interrupted)
+        #expect(ending3?.stop != nil)
+        guard case .stopped = machine.source else { return #expect(Bool(false)) }
+    }
+}
+
+private struct TestFailure: Error {}
