@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "FutureBridge", targets: ["FutureBridge"]),
         .library(name: "Reactive", targets: ["Reactive"]),
+        // For users' tests: manual clock and executor, scoped diagnostics, awaiter counts.
+        .library(name: "FutureBridgeTesting", targets: ["FutureBridgeTesting"]),
     ],
     targets: [
         .target(name: "FutureBridge", dependencies: ["FutureBridgeAtomics"]),
@@ -14,8 +16,16 @@ let package = Package(
         // macOS 15 / iOS 18): a target of this package, not a dependency.
         .target(name: "FutureBridgeAtomics"),
         .target(name: "Reactive", dependencies: ["FutureBridge", "FutureBridgeAtomics"]),
-        .testTarget(name: "FutureBridgeTests", dependencies: ["FutureBridge", "LoopbackHTTP", "TestSupport"]),
-        .testTarget(name: "ReactiveTests", dependencies: ["Reactive", "FutureBridge", "TestSupport"]),
+        // Never imported by FutureBridge or Reactive; it reaches two `package` hooks of
+        // FutureBridge (the diagnostics capture sink and a future's awaiter count).
+        .target(name: "FutureBridgeTesting", dependencies: ["FutureBridge"]),
+        .testTarget(
+            name: "FutureBridgeTests",
+            dependencies: ["FutureBridge", "FutureBridgeTesting", "LoopbackHTTP", "TestSupport"]),
+        .testTarget(
+            name: "ReactiveTests", dependencies: ["Reactive", "FutureBridge", "FutureBridgeTesting", "TestSupport"]),
+        .testTarget(
+            name: "FutureBridgeTestingTests", dependencies: ["FutureBridgeTesting", "FutureBridge", "TestSupport"]),
         // App code using every API from the main actor, twice: a Swift 6 module with
         // `@MainActor` types, and a module built as Xcode 26 builds new apps (unannotated
         // types; AppScenarios.swift is one file, linked into both).
@@ -27,7 +37,7 @@ let package = Package(
                 .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
                 .enableUpcomingFeature("InferIsolatedConformances"),
             ]),
-        // Helpers both test targets share: manual executor and clock, counters, TestError.
+        // Helpers the test targets share: counters, recorders, TestError, stress iterations.
         .target(name: "TestSupport", dependencies: ["FutureBridge"], path: "Tests/TestSupport"),
         // A tiny HTTP server on 127.0.0.1, so tests and playgrounds drive a real URLSession.
         .target(name: "LoopbackHTTP", path: "Playgrounds/Support/LoopbackHTTP"),
