@@ -1,5 +1,6 @@
 import CHeapStats
 import Dispatch
+import Foundation
 
 /// Keeps a value alive and opaque to the optimizer.
 @inline(never)
@@ -68,6 +69,21 @@ enum Harness {
     /// Bytes allocated on the heap right now (glibc's malloc accounting).
     static func heapBytes() -> Int {
         Int(cheapstats_heap_bytes())
+    }
+
+    /// The process's resident set in bytes (Linux's /proc/self/statm), or `nil` where
+    /// there is none.
+    static func residentBytes() -> Int? {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+        let fields = statm.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// Gives the memory that earlier benchmarks freed back to the system (glibc keeps it
+    /// resident otherwise), so that the resident set grows again with what comes next.
+    static func releaseFreeMemory() {
+        cheapstats_release_free_memory()
     }
 
     /// Bytes per element that `make` keeps alive, over `count` elements kept in

@@ -51,6 +51,7 @@ let resolver = DispatchQueue(label: "benchmarks.resolver")
 let ns = "ns/op"
 let b1 = 1_000_000 / scale
 let b4 = 100_000 / scale
+let b7Awaiters = 10_000 / (quick ? 10 : 1)
 let b5Inputs = 10_000 / (quick ? 10 : 1)
 let b6 = 1_000_000 / scale
 let m1 = 1_000_000 / scale
@@ -100,34 +101,37 @@ func bytes<T>(_ make: () -> T, finish: (T) -> Void) -> Timing {
         ("B3", { await futureRound("B3", FutureBridgeCases.b3PendingAttachResolve, NIOCases.b3, OpenCombineCases.b3) }),
         (
             "B4",
-            {  // await from a default-priority task (a serial queue resolves), next to the raw continuation
+            {  // await from a default-priority task, resumed by a completion on a global queue,
+                // next to the raw continuation resumed the same way
+                let global = DispatchQueue.global()
                 await record(
                     "B4", "futurebridge", ns,
                     await Harness.perOperation(iterations: b4) {
-                        await FutureBridgeCases.b4AwaitResolvedElsewhere($0, on: resolver)
+                        await FutureBridgeCases.b4AwaitResolvedElsewhere($0, on: global)
                     })
                 await record(
                     "B4", "continuation", ns,
                     await Harness.perOperation(iterations: b4) {
-                        await StreamCases.b4UnsafeContinuation($0, on: resolver)
+                        await StreamCases.b4UnsafeContinuation($0, on: global)
                     })
                 await record(
                     "B4", "continuation", "ns/op(checked)",
                     await Harness.perOperation(iterations: b4) {
-                        await StreamCases.b4CheckedContinuation($0, on: resolver)
+                        await StreamCases.b4CheckedContinuation($0, on: global)
                     })
                 await record(
                     "B4", "nio-loop", ns, await Harness.perOperation(iterations: b4 / 10) { await NIOCases.b4($0) })
                 await record(
                     "B4", "opencombine", ns,
                     await Harness.perOperation(iterations: b4) {
-                        await OpenCombineCases.b4($0, on: resolver)
+                        await OpenCombineCases.b4($0, on: global)
                     })
             }
         ),
         (
             "B4m",
-            {  // B4 awaited from the main actor (a serial queue resolves), next to the raw continuation
+            {  // await from a main-actor task, resumed by a completion on a serial queue, next to
+                // the raw continuation resumed the same way
                 await record(
                     "B4m", "futurebridge", ns,
                     await Harness.perOperation(iterations: b4) {
@@ -138,6 +142,24 @@ func bytes<T>(_ make: () -> T, finish: (T) -> Void) -> Timing {
                     await Harness.perOperation(iterations: b4) {
                         await StreamCases.b4mUnsafeContinuationOnTheMainActor($0, on: resolver)
                     })
+            }
+        ),
+        (
+            "B7",
+            {  // 10,000 tasks of one task group awaiting one future, resumed together, next to
+                // 10,000 raw continuations resumed together in the same conditions
+                let unit = "ms"
+                let rounds = quick ? 2 : 20
+                await record(
+                    "B7", "futurebridge", unit,
+                    await Harness.perOperation(iterations: rounds) { rounds in
+                        for _ in 0..<rounds { await AwaitCases.b7FutureBridge(b7Awaiters) }
+                    }.scaled(by: 1 / 1_000_000))
+                await record(
+                    "B7", "continuation", unit,
+                    await Harness.perOperation(iterations: rounds) { rounds in
+                        for _ in 0..<rounds { await AwaitCases.b7Continuation(b7Awaiters) }
+                    }.scaled(by: 1 / 1_000_000))
             }
         ),
         (
@@ -172,9 +194,32 @@ func bytes<T>(_ make: () -> T, finish: (T) -> Void) -> Timing {
             }
         ),
         (
+            "M2",
+            {  // resident memory of 1,000,000 live pending futures with one handler each (and of
+                // the array that keeps their promises, 8 MB), measured as the growth of the
+                // process's resident set while they are alive
+                let count = m1
+                func keep<T>(_ make: () -> T, finish: (T) -> Void) -> Timing? {
+                    Harness.releaseFreeMemory()
+                    guard let before = Harness.residentBytes() else { return nil }
+                    var kept: [T] = []
+                    kept.reserveCapacity(count)
+                    for _ in 0..<count { kept.append(make()) }
+                    let after = Harness.residentBytes() ?? before
+                    for element in kept { finish(element) }
+                    let megabytes = Double(after - before) / 1_000_000
+                    return Timing(median: megabytes, minimum: megabytes)
+                }
+                await record(
+                    "M2", "futurebridge", "MB", keep(FutureBridgeCases.m1PendingWithOneHandler) { $0.succeed(0) })
+                let loop = EmbeddedEventLoop()
+                await record("M2", "nio-embedded", "MB", keep({ NIOCases.m1(on: loop) }) { $0.succeed(0) })
+            }
+        ),
+        (
             "S1",
-            {  // B1 and B5 at growing sizes: the cost per operation should stay flat
-                for size in quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000] {
+            {  // B1, B3 and B5 at growing sizes: the cost per operation should stay flat
+                for size in quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000, 10_000_000] {
                     let name = "S1-\(size)"
                     let perOp = "ns/op(B1)"
                     await record(
@@ -183,6 +228,13 @@ func bytes<T>(_ make: () -> T, finish: (T) -> Void) -> Timing {
                     await record(
                         name, "nio-embedded", perOp,
                         Harness.perOperation(iterations: size) { NIOCases.onEmbedded($0, NIOCases.b1) })
+                    let perPending = "ns/op(B3)"
+                    await record(
+                        name, "futurebridge", perPending,
+                        Harness.perOperation(iterations: size, FutureBridgeCases.b3PendingAttachResolve))
+                    await record(
+                        name, "nio-embedded", perPending,
+                        Harness.perOperation(iterations: size) { NIOCases.onEmbedded($0, NIOCases.b3) })
                     let perInput = "ns/input(B5)"
                     await record(
                         name, "futurebridge", perInput,
