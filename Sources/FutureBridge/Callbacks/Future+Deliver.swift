@@ -15,7 +15,8 @@
 /// }
 /// ```
 ///
-/// A cancelled future reaches the shapes that carry an error as `CancellationError`.
+/// A cancelled future reaches the shapes that carry an error as `CancellationError`, or
+/// as the domain's own error passed as `cancelledAs` (`URLError(.cancelled)`).
 /// The shapes that cannot carry an error (`(Value)`, `()`) are called on success only:
 /// a failure is then reported to ``Diagnostics`` (``Diagnostic/Kind/failureNotDelivered``)
 /// rather than lost silently, and a cancellation is skipped (someone asked for it).
@@ -24,15 +25,19 @@ extension Future {
     ///
     /// - Parameters:
     ///   - context: Where `completion` runs; ``ExecutionContext/inline`` by default.
-    ///   - completion: Called exactly once; cancellation is `.failure(CancellationError())`.
+    ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
+    ///     by default; pass the domain's own (`URLError(.cancelled)`) to give legacy
+    ///     callers what they received before the migration.
+    ///   - completion: Called exactly once; cancellation is `.failure(cancellationError())`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
     @_disfavoredOverload
     public func deliver(
         on context: ExecutionContext = .inline,
+        cancelledAs cancellationError: @escaping @autoclosure @Sendable () -> any Error = CancellationError(),
         to completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) -> CancellationToken {
-        deliverOutcome(on: context) { completion($0.result) }
+        deliverOutcome(on: context) { completion($0.result(cancelledAs: cancellationError)) }
     }
 
     /// Delivers the outcome to a `(Value?, Error?) -> Void` completion handler: exactly
@@ -40,16 +45,20 @@ extension Future {
     ///
     /// - Parameters:
     ///   - context: Where `completion` runs; ``ExecutionContext/inline`` by default.
-    ///   - completion: Called exactly once; cancellation is `(nil, CancellationError())`.
+    ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
+    ///     by default; pass the domain's own (`URLError(.cancelled)`) to give legacy
+    ///     callers what they received before the migration.
+    ///   - completion: Called exactly once; cancellation is `(nil, cancellationError())`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
     @_disfavoredOverload
     public func deliver(
         on context: ExecutionContext = .inline,
+        cancelledAs cancellationError: @escaping @autoclosure @Sendable () -> any Error = CancellationError(),
         to completion: @escaping @Sendable (Value?, (any Error)?) -> Void
     ) -> CancellationToken {
         deliverOutcome(on: context) { outcome in
-            switch outcome.result {
+            switch outcome.result(cancelledAs: cancellationError) {
             case .success(let value): completion(value, nil)
             case .failure(let error): completion(nil, error)
             }
@@ -61,15 +70,21 @@ extension Future {
     ///
     /// - Parameters:
     ///   - context: Where `completion` runs; ``ExecutionContext/inline`` by default.
-    ///   - completion: Called exactly once; cancellation is `(CancellationError(), nil)`.
+    ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
+    ///     by default; pass the domain's own (`URLError(.cancelled)`) to give legacy
+    ///     callers what they received before the migration.
+    ///   - completion: Called exactly once; cancellation is `(cancellationError(), nil)`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
     @_disfavoredOverload
     public func deliver(
         on context: ExecutionContext = .inline,
+        cancelledAs cancellationError: @escaping @autoclosure @Sendable () -> any Error = CancellationError(),
         to completion: @escaping @Sendable ((any Error)?, Value?) -> Void
     ) -> CancellationToken {
-        deliver(on: context) { (value: Value?, error: (any Error)?) in completion(error, value) }
+        deliver(on: context, cancelledAs: cancellationError()) { (value: Value?, error: (any Error)?) in
+            completion(error, value)
+        }
     }
 
     /// Delivers the outcome to a `(Value, Error?) -> Void` completion handler, which
@@ -77,18 +92,24 @@ extension Future {
     ///
     /// - Parameters:
     ///   - context: Where `completion` runs; ``ExecutionContext/inline`` by default.
+    ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
+    ///     by default; pass the domain's own (`URLError(.cancelled)`) to give legacy
+    ///     callers what they received before the migration.
     ///   - completion: Called exactly once; cancellation is
-    ///     `(valueOnFailure, CancellationError())`.
+    ///     `(valueOnFailure, cancellationError())`.
     ///   - valueOnFailure: The value passed along with an error (`false`, `[]`, `0`...).
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
     @_disfavoredOverload
     public func deliver(
         on context: ExecutionContext = .inline,
+        cancelledAs cancellationError: @escaping @autoclosure @Sendable () -> any Error = CancellationError(),
         to completion: @escaping @Sendable (Value, (any Error)?) -> Void,
         valueOnFailure: Value
     ) -> CancellationToken {
-        deliver(on: context) { (value: Value?, error: (any Error)?) in completion(value ?? valueOnFailure, error) }
+        deliver(on: context, cancelledAs: cancellationError()) { (value: Value?, error: (any Error)?) in
+            completion(value ?? valueOnFailure, error)
+        }
     }
 
     /// Delivers the outcome to a success handler and a failure handler: exactly one of
@@ -96,18 +117,22 @@ extension Future {
     ///
     /// - Parameters:
     ///   - context: Where the handler runs; ``ExecutionContext/inline`` by default.
+    ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
+    ///     by default; pass the domain's own (`URLError(.cancelled)`) to give legacy
+    ///     callers what they received before the migration.
     ///   - success: Receives the value.
-    ///   - failure: Receives the error; `CancellationError` for a cancellation.
+    ///   - failure: Receives the error; `cancellationError()` for a cancellation.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
     @_disfavoredOverload
     public func deliver(
         on context: ExecutionContext = .inline,
+        cancelledAs cancellationError: @escaping @autoclosure @Sendable () -> any Error = CancellationError(),
         success: @escaping @Sendable (Value) -> Void,
         failure: @escaping @Sendable (any Error) -> Void
     ) -> CancellationToken {
         deliverOutcome(on: context) { outcome in
-            switch outcome.result {
+            switch outcome.result(cancelledAs: cancellationError) {
             case .success(let value): success(value)
             case .failure(let error): failure(error)
             }
@@ -169,15 +194,19 @@ extension Future where Value == Void {
     ///
     /// - Parameters:
     ///   - context: Where `completion` runs; ``ExecutionContext/inline`` by default.
-    ///   - completion: Called exactly once; cancellation is `CancellationError()`.
+    ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
+    ///     by default; pass the domain's own (`URLError(.cancelled)`) to give legacy
+    ///     callers what they received before the migration.
+    ///   - completion: Called exactly once; cancellation is `cancellationError()`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
     @_disfavoredOverload
     public func deliver(
         on context: ExecutionContext = .inline,
+        cancelledAs cancellationError: @escaping @autoclosure @Sendable () -> any Error = CancellationError(),
         to completion: @escaping @Sendable ((any Error)?) -> Void
     ) -> CancellationToken {
-        deliver(on: context) { (result: Result<Void, any Error>) in
+        deliver(on: context, cancelledAs: cancellationError()) { (result: Result<Void, any Error>) in
             if case .failure(let error) = result { completion(error) } else { completion(nil) }
         }
     }
@@ -208,16 +237,20 @@ extension Future {
     ///
     /// - Parameters:
     ///   - context: Where `completion` runs; ``ExecutionContext/inline`` by default.
+    ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
+    ///     by default; pass the domain's own (`URLError(.cancelled)`) to give legacy
+    ///     callers what they received before the migration.
     ///   - completion: Called exactly once: `(first, second, nil)` on success,
-    ///     `(nil, nil, error)` otherwise (`CancellationError()` for a cancellation).
+    ///     `(nil, nil, error)` otherwise (`cancellationError()` for a cancellation).
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
     @_disfavoredOverload
     public func deliver<First, Second>(
         on context: ExecutionContext = .inline,
+        cancelledAs cancellationError: @escaping @autoclosure @Sendable () -> any Error = CancellationError(),
         to completion: @escaping @Sendable (First?, Second?, (any Error)?) -> Void
     ) -> CancellationToken where Value == (First?, Second?) {
-        deliver(on: context) { (result: Result<Value, any Error>) in
+        deliver(on: context, cancelledAs: cancellationError()) { (result: Result<Value, any Error>) in
             switch result {
             case .success(let pair): completion(pair.0, pair.1, nil)
             case .failure(let error): completion(nil, nil, error)

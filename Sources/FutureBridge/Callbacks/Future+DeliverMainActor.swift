@@ -1,4 +1,4 @@
-/// The main-actor twins of ``Future/deliver(on:to:)-(_,(Result<Value,Error>)->Void)``
+/// The main-actor twins of ``Future/deliver(on:cancelledAs:to:)-(_,_,(Result<Value,Error>)->Void)``
 /// and the other `deliver` shapes: with `on: .main` the completion handler is a
 /// `@MainActor` closure, called exactly once on the main actor (the main queue), as its
 /// `ExecutionContext` twin would call it with ``ExecutionContext/main``. The returned
@@ -8,14 +8,19 @@ extension Future {
     ///
     /// - Parameters:
     ///   - context: ``MainActorContext/main`` or ``MainActorContext/mainImmediate``.
+    ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
+    ///     by default (the domain's own, such as `URLError(.cancelled)`, keeps what legacy
+    ///     callers received).
     ///   - completion: Called exactly once on the main actor; cancellation is
-    ///     `.failure(CancellationError())`.
+    ///     `.failure(cancellationError())`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
     public func deliver(
-        on context: MainActorContext, to completion: @escaping @MainActor (Result<Value, any Error>) -> Void
+        on context: MainActorContext,
+        cancelledAs cancellationError: @escaping @autoclosure @Sendable () -> any Error = CancellationError(),
+        to completion: @escaping @MainActor (Result<Value, any Error>) -> Void
     ) -> CancellationToken {
-        deliver(on: context.executionContext, to: MainActorContext.bridge(completion))
+        deliver(on: context.executionContext, cancelledAs: cancellationError(), to: MainActorContext.bridge(completion))
     }
 
     /// Delivers the outcome to a main-actor `(Value?, Error?) -> Void` handler: exactly
@@ -23,14 +28,20 @@ extension Future {
     ///
     /// - Parameters:
     ///   - context: ``MainActorContext/main`` or ``MainActorContext/mainImmediate``.
+    ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
+    ///     by default (the domain's own, such as `URLError(.cancelled)`, keeps what legacy
+    ///     callers received).
     ///   - completion: Called exactly once on the main actor; cancellation is
-    ///     `(nil, CancellationError())`.
+    ///     `(nil, cancellationError())`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
     public func deliver(
-        on context: MainActorContext, to completion: @escaping @MainActor (Value?, (any Error)?) -> Void
+        on context: MainActorContext,
+        cancelledAs cancellationError: @escaping @autoclosure @Sendable () -> any Error = CancellationError(),
+        to completion: @escaping @MainActor (Value?, (any Error)?) -> Void
     ) -> CancellationToken {
-        deliver(on: context.executionContext) { (value: Value?, error: (any Error)?) in
+        deliver(on: context.executionContext, cancelledAs: cancellationError()) {
+            (value: Value?, error: (any Error)?) in
             MainActor.assumeIsolated { completion(value, error) }
         }
     }
@@ -40,14 +51,20 @@ extension Future {
     ///
     /// - Parameters:
     ///   - context: ``MainActorContext/main`` or ``MainActorContext/mainImmediate``.
+    ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
+    ///     by default (the domain's own, such as `URLError(.cancelled)`, keeps what legacy
+    ///     callers received).
     ///   - completion: Called exactly once on the main actor; cancellation is
-    ///     `(CancellationError(), nil)`.
+    ///     `(cancellationError(), nil)`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
     public func deliver(
-        on context: MainActorContext, to completion: @escaping @MainActor ((any Error)?, Value?) -> Void
+        on context: MainActorContext,
+        cancelledAs cancellationError: @escaping @autoclosure @Sendable () -> any Error = CancellationError(),
+        to completion: @escaping @MainActor ((any Error)?, Value?) -> Void
     ) -> CancellationToken {
-        deliver(on: context.executionContext) { (error: (any Error)?, value: Value?) in
+        deliver(on: context.executionContext, cancelledAs: cancellationError()) {
+            (error: (any Error)?, value: Value?) in
             MainActor.assumeIsolated { completion(error, value) }
         }
     }
@@ -57,36 +74,46 @@ extension Future {
     ///
     /// - Parameters:
     ///   - context: ``MainActorContext/main`` or ``MainActorContext/mainImmediate``.
+    ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
+    ///     by default (the domain's own, such as `URLError(.cancelled)`, keeps what legacy
+    ///     callers received).
     ///   - completion: Called exactly once on the main actor.
     ///   - valueOnFailure: The value passed along with an error.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
     public func deliver(
-        on context: MainActorContext, to completion: @escaping @MainActor (Value, (any Error)?) -> Void,
+        on context: MainActorContext,
+        cancelledAs cancellationError: @escaping @autoclosure @Sendable () -> any Error = CancellationError(),
+        to completion: @escaping @MainActor (Value, (any Error)?) -> Void,
         valueOnFailure: Value
     ) -> CancellationToken {
         deliver(
-            on: context.executionContext,
+            on: context.executionContext, cancelledAs: cancellationError(),
             to: { (value: Value, error: (any Error)?) in MainActor.assumeIsolated { completion(value, error) } },
             valueOnFailure: valueOnFailure)
     }
 
     /// Delivers the outcome to separate main-actor success and failure handlers; exactly
     /// one of them is called, once (a cancellation goes to `failure` as
-    /// `CancellationError`).
+    /// `cancellationError()`).
     ///
     /// - Parameters:
     ///   - context: ``MainActorContext/main`` or ``MainActorContext/mainImmediate``.
+    ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
+    ///     by default (the domain's own, such as `URLError(.cancelled)`, keeps what legacy
+    ///     callers received).
     ///   - success: Receives the value, on the main actor.
     ///   - failure: Receives the error, on the main actor.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
     public func deliver(
-        on context: MainActorContext, success: @escaping @MainActor (Value) -> Void,
+        on context: MainActorContext,
+        cancelledAs cancellationError: @escaping @autoclosure @Sendable () -> any Error = CancellationError(),
+        success: @escaping @MainActor (Value) -> Void,
         failure: @escaping @MainActor (any Error) -> Void
     ) -> CancellationToken {
         deliver(
-            on: context.executionContext, success: MainActorContext.bridge(success),
+            on: context.executionContext, cancelledAs: cancellationError(), success: MainActorContext.bridge(success),
             failure: MainActorContext.bridge(failure))
     }
 
@@ -112,14 +139,20 @@ extension Future {
     ///
     /// - Parameters:
     ///   - context: ``MainActorContext/main`` or ``MainActorContext/mainImmediate``.
+    ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
+    ///     by default (the domain's own, such as `URLError(.cancelled)`, keeps what legacy
+    ///     callers received).
     ///   - completion: Called exactly once on the main actor; cancellation is
-    ///     `(nil, nil, CancellationError())`.
+    ///     `(nil, nil, cancellationError())`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
     public func deliver<First, Second>(
-        on context: MainActorContext, to completion: @escaping @MainActor (First?, Second?, (any Error)?) -> Void
+        on context: MainActorContext,
+        cancelledAs cancellationError: @escaping @autoclosure @Sendable () -> any Error = CancellationError(),
+        to completion: @escaping @MainActor (First?, Second?, (any Error)?) -> Void
     ) -> CancellationToken where Value == (First?, Second?) {
-        deliver(on: context.executionContext) { (first: First?, second: Second?, error: (any Error)?) in
+        deliver(on: context.executionContext, cancelledAs: cancellationError()) {
+            (first: First?, second: Second?, error: (any Error)?) in
             MainActor.assumeIsolated { completion(first, second, error) }
         }
     }
@@ -130,14 +163,19 @@ extension Future where Value == Void {
     ///
     /// - Parameters:
     ///   - context: ``MainActorContext/main`` or ``MainActorContext/mainImmediate``.
+    ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
+    ///     by default (the domain's own, such as `URLError(.cancelled)`, keeps what legacy
+    ///     callers received).
     ///   - completion: Called exactly once on the main actor; cancellation is
-    ///     `CancellationError()`.
+    ///     `cancellationError()`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
     public func deliver(
-        on context: MainActorContext, to completion: @escaping @MainActor ((any Error)?) -> Void
+        on context: MainActorContext,
+        cancelledAs cancellationError: @escaping @autoclosure @Sendable () -> any Error = CancellationError(),
+        to completion: @escaping @MainActor ((any Error)?) -> Void
     ) -> CancellationToken {
-        deliver(on: context.executionContext) { (error: (any Error)?) in
+        deliver(on: context.executionContext, cancelledAs: cancellationError()) { (error: (any Error)?) in
             MainActor.assumeIsolated { completion(error) }
         }
     }

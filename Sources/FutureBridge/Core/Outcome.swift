@@ -68,6 +68,13 @@ extension Outcome {
         }
     }
 
+    /// The outcome as a `Result`, ``cancelled`` becoming `.failure(cancellationError())`:
+    /// what a legacy caller receives where the domain has its own cancellation error.
+    func result(cancelledAs cancellationError: () -> any Error) -> Result<Value, any Error> {
+        if case .cancelled = self { return .failure(cancellationError()) }
+        return result
+    }
+
     /// Returns the value, or throws the error; ``cancelled`` throws `CancellationError`.
     ///
     /// - Returns: The success value.
