@@ -7,9 +7,11 @@ extension Future {
     /// Cancelling the awaiting `Task` withdraws this awaiter's interest (which becomes a
     /// cancel request upstream if it was the last interest) and throws
     /// `CancellationError` at once, even if the producer keeps going; other awaiters
-    /// and handlers are unaffected. A task that is already cancelled does not suspend.
-    /// A future that is already completed returns its value without suspending, even
-    /// in a cancelled task.
+    /// and handlers are unaffected. The interest is taken when the task suspends here: a
+    /// task that is already cancelled does not suspend, and throws `CancellationError`
+    /// with the same effect upstream; a request made before the task gets here finds no
+    /// interest of the task's. A future that is already completed returns its value without
+    /// suspending, even in a cancelled task.
     ///
     /// The getter runs in the caller's isolation (`nonisolated(nonsending)`): awaited from
     /// an actor, it suspends and resumes there, with no hop through the global executor.

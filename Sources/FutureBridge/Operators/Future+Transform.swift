@@ -6,9 +6,11 @@ extension Future {
     /// cancels it, for a cancellation error). A cancel request on the new future
     /// travels to this one.
     ///
+    /// There is no separate `tryMap`: `transform` may throw.
+    ///
     /// - Parameters:
     ///   - context: Where `transform` runs; ``ExecutionContext/inline`` by default.
-    ///   - transform: Turns the value into a new value.
+    ///   - transform: Turns the value into a new value; may throw.
     /// - Returns: The transformed future.
     @inlinable
     @_disfavoredOverload

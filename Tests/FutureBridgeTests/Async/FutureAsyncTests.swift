@@ -50,6 +50,59 @@ import Testing
         #expect(future.interestCount == 0)
     }
 
+    /// A task cancelled before its `await` counts as one cancelled while suspended:
+    /// it gets `CancellationError`, and its cancel vote reaches the promise once no
+    /// interest is left, now or when the last other one is withdrawn.
+    @Test func alreadyCancelledTaskVotesLikeASuspendedOne() async {
+        let promise = Promise<Int>()
+        let requests = Counter()
+        promise.onCancellationRequest { _ in requests.increment() }
+        let future = promise.future
+        var token: CancellationToken? = future.cancellationToken()
+        let outcome = await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await future.outcome
+        }.value
+        #expect(outcome.isCancelled)
+        #expect(future.interestCount == 1)  // the token's; the task never registered
+        #expect(requests.count == 0)
+        token = nil  // given back without asking for cancellation; the task's vote stands
+        #expect(token == nil)
+        #expect(requests.count == 1)
+        #expect(!promise.isCompleted)  // the handler did not cancel: the producer goes on
+        promise.succeed(1)
+
+        let alone = Promise<Int>()
+        alone.cancelOnRequest {}
+        let cancelled = await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await alone.future.outcome
+        }.value
+        #expect(cancelled.isCancelled)
+        #expect(alone.future.peek()?.isCancelled == true)  // the only interest: requested at once
+    }
+
+    /// A task holds no interest before it suspends on the future: a request made
+    /// before then reaches the producer at once, and the task awaits as usual.
+    @Test func requestBeforeTheTaskAwaitsReachesTheProducer() async throws {
+        let promise = Promise<Int>()
+        let requests = Counter()
+        promise.onCancellationRequest { _ in requests.increment() }
+        let future = promise.future
+        let gate = Promise<Void>()
+        let task = Task {
+            try await gate.future.value
+            return try await future.value
+        }
+        await gate.future.waitForAwaiters(count: 1)
+        future.requestCancellation()
+        #expect(requests.count == 1)
+        gate.succeed()
+        await future.waitForAwaiters(count: 1)
+        promise.succeed(7)  // the handler ignored the request
+        #expect(try await task.value == 7)
+    }
+
     @Test func alreadyCompletedFutureGivesItsValueEvenToACancelledTask() async throws {
         let value = try await Task {
             withUnsafeCurrentTask { $0?.cancel() }

@@ -37,6 +37,29 @@ import Testing
         #expect(seen.all == [0, 1, 2, 3, 4])
     }
 
+    /// The order ExecutorsAndThreads.md documents: a handler attached to a completed
+    /// future runs before the call returns, unless the thread is running handlers: then
+    /// it runs after the current handler and those queued before it, never nested.
+    @Test func inlineHandlersAttachedInsideAHandlerRunAfterTheOthersOfItsCompletion() {
+        let promise = Promise<Int>()
+        let future = promise.future
+        let done = Future(value: 0)
+        let seen = Recorder<String>()
+        future.onSuccess { _ in
+            future.onSuccess { _ in seen.append("attached to the same future") }
+            done.onSuccess { _ in seen.append("attached to a completed future") }
+            seen.append("first returns")
+        }
+        future.onSuccess { _ in seen.append("second") }
+        promise.succeed(1)
+        #expect(
+            seen.all == [
+                "first returns", "second", "attached to the same future", "attached to a completed future",
+            ])
+        done.onSuccess { _ in seen.append("attached outside any handler") }
+        #expect(seen.all.last == "attached outside any handler")
+    }
+
     @Test func handlersRunOnTheirExecutor() {
         let executor = ManualExecutor()
         let promise = Promise<Int>()
