@@ -221,30 +221,29 @@ func bytes<T>(_ make: () -> T, finish: (T) -> Void) -> Timing {
             {  // B1, B3 and B5 at growing sizes: the cost per operation should stay flat
                 for size in quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000, 10_000_000] {
                     let name = "S1-\(size)"
-                    let perOp = "ns/op(B1)"
-                    await record(
-                        name, "futurebridge", perOp,
-                        Harness.perOperation(iterations: size, FutureBridgeCases.b1CreateResolveObserve))
-                    await record(
-                        name, "nio-embedded", perOp,
-                        Harness.perOperation(iterations: size) { NIOCases.onEmbedded($0, NIOCases.b1) })
-                    let perPending = "ns/op(B3)"
-                    await record(
-                        name, "futurebridge", perPending,
-                        Harness.perOperation(iterations: size, FutureBridgeCases.b3PendingAttachResolve))
-                    await record(
-                        name, "nio-embedded", perPending,
-                        Harness.perOperation(iterations: size) { NIOCases.onEmbedded($0, NIOCases.b3) })
-                    let perInput = "ns/input(B5)"
-                    await record(
-                        name, "futurebridge", perInput,
-                        Harness.perOperation(iterations: 1) { _ in FutureBridgeCases.b5WhenAll(size) }.scaled(
-                            by: 1 / Double(size)))
-                    await record(
-                        name, "nio-embedded", perInput,
-                        Harness.perOperation(iterations: 1) { _ in
-                            NIOCases.onEmbedded(size, NIOCases.b5)
-                        }.scaled(by: 1 / Double(size)))
+                    let cases: [(unit: String, futureBridge: (Int) -> Void, nio: (Int) -> Void)] = [
+                        (
+                            "ns/op(B1)", FutureBridgeCases.b1CreateResolveObserve,
+                            { NIOCases.onEmbedded($0, NIOCases.b1) }
+                        ),
+                        (
+                            "ns/op(B3)", FutureBridgeCases.b3PendingAttachResolve,
+                            { NIOCases.onEmbedded($0, NIOCases.b3) }
+                        ),
+                    ]
+                    for (unit, futureBridge, nio) in cases {
+                        await record(name, "futurebridge", unit, Harness.perOperation(iterations: size, futureBridge))
+                        await record(name, "nio-embedded", unit, Harness.perOperation(iterations: size, nio))
+                    }
+                    // B5 joins `size` inputs once: its time is per input.
+                    let whenAll: [(library: String, run: (Int) -> Void)] = [
+                        ("futurebridge", FutureBridgeCases.b5WhenAll),
+                        ("nio-embedded", { NIOCases.onEmbedded($0, NIOCases.b5) }),
+                    ]
+                    for (library, run) in whenAll {
+                        let timing = Harness.perOperation(iterations: 1) { _ in run(size) }
+                        await record(name, library, "ns/input(B5)", timing.scaled(by: 1 / Double(size)))
+                    }
                 }
             }
         ),

@@ -1,13 +1,3 @@
-import FutureBridgeAtomics
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Runs inline callbacks in a loop instead of recursively.
 ///
 /// When a callback completes another promise on the same thread, that promise's
@@ -18,6 +8,9 @@ import FutureBridgeAtomics
 /// Each job is released as soon as it has run, and the slots of jobs already run are
 /// reclaimed as the queue advances: a handler that re-arms itself a million times keeps
 /// a few jobs queued, not a million.
+///
+/// How a thread finds its trampoline without a retain, and why that is sound, is in
+/// `Internal/Unsafe/Trampoline+Current.swift`.
 @usableFromInline
 package final class Trampoline {
     // Only this thread ever touches its trampoline, so dynamic exclusivity checks would
@@ -40,68 +33,12 @@ package final class Trampoline {
     @usableFromInline @exclusivity(unchecked)
     var cancelsMadeDue: [CancelActions] = []
 
-    /// Calls of ``withBoundedNesting(_:otherwise:)`` running on this thread now.
-    @usableFromInline @exclusivity(unchecked)
-    var nesting = 0
-    /// Work those calls deferred, run when the outermost returns; the same reclaiming
-    /// as ``queue``.
-    @usableFromInline @exclusivity(unchecked)
-    var deferred: [(() -> Void)?] = []
-    @usableFromInline @exclusivity(unchecked)
-    var deferredHead = 0
-
-    /// How deep ``withBoundedNesting(_:otherwise:)`` calls nest before they defer.
-    @usableFromInline
-    static var nestingLimit: Int { 64 }
-
     /// Slots of jobs already run that the queue may keep before it reclaims them.
     @usableFromInline
     static var reclaimThreshold: Int { 64 }
 
     @inlinable
     init() {}
-
-    /// Releases a thread's trampoline when the thread exits (its only use: the trampoline
-    /// is looked up through the C thread-local ``fb_thread_trampoline_get()``, which is
-    /// cleared first, so a later destructor that completes a future makes a new one).
-    static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let error = pthread_key_create(&key) { pointer in
-            fb_thread_trampoline_set(nil)
-            #if canImport(Darwin)
-                Unmanaged<Trampoline>.fromOpaque(pointer).release()
-            #else
-                if let pointer { Unmanaged<Trampoline>.fromOpaque(pointer).release() }
-            #endif
-        }
-        precondition(error == 0, "pthread_key_create failed: \(error)")
-        return key
-    }()
-
-    /// This thread's trampoline.
-    @inlinable @inline(__always)
-    static var current: Trampoline {
-        currentUnretained.takeUnretainedValue()
-    }
-
-    /// This thread's trampoline, unretained: the thread keeps it alive, and reaching it
-    /// through `_withUnsafeGuaranteedRef` costs no retain and release (for every
-    /// completion and every observation of a completed future, and the nesting count of
-    /// every signal send).
-    @inlinable @inline(__always)
-    static var currentUnretained: Unmanaged<Trampoline> {
-        if let pointer = fb_thread_trampoline_get() { return Unmanaged<Trampoline>.fromOpaque(pointer) }
-        return makeCurrent()
-    }
-
-    /// Creates this thread's trampoline, owned by the thread (released when it exits).
-    @usableFromInline @inline(never)
-    static func makeCurrent() -> Unmanaged<Trampoline> {
-        let trampoline = Unmanaged.passRetained(Trampoline())
-        pthread_setspecific(key, trampoline.toOpaque())
-        fb_thread_trampoline_set(trampoline.toOpaque())
-        return trampoline
-    }
 
     /// Runs every callback with `outcome`, now if this thread is not already running
     /// callbacks, otherwise after the callbacks that are running now.
@@ -153,59 +90,6 @@ package final class Trampoline {
             job()
             trampoline.drain()
         }
-    }
-
-    /// Enters one level of bounded nesting: this thread's trampoline, unretained, if the
-    /// caller may go on now (it then calls ``leaveNesting()`` on it when done), or `nil`
-    /// if this thread is already ``nestingLimit`` levels deep: the caller then hands its
-    /// work to ``deferNested(_:)``, which runs it once the outermost level has returned
-    /// (and it may nest that deep again).
-    ///
-    /// For code that calls itself through user closures, one level per link of a chain
-    /// of any length: a signal delivering to an operator that sends to the next signal,
-    /// a source started by its first observer that observes the signal before it. Up to
-    /// the limit the calls nest as they always did, which keeps short chains nearly as
-    /// fast as direct calls (no closure, no allocation); past it the stack stops growing.
-    @inlinable @inline(__always)
-    package static func enterNesting() -> Unmanaged<Trampoline>? {
-        let trampoline = currentUnretained
-        let entered = trampoline._withUnsafeGuaranteedRef { trampoline -> Bool in
-            guard trampoline.nesting < nestingLimit else { return false }
-            trampoline.nesting += 1
-            return true
-        }
-        return entered ? trampoline : nil
-    }
-
-    /// Leaves the level ``enterNesting()`` entered; the outermost runs the deferred work.
-    @inlinable @inline(__always)
-    package func leaveNesting() {
-        nesting -= 1
-        if nesting == 0 && deferredHead < deferred.count { runDeferred() }
-    }
-
-    /// Queues `job` until the outermost level of nesting on this thread has returned.
-    @usableFromInline
-    package static func deferNested(_ job: @escaping () -> Void) {
-        current.deferred.append(job)
-    }
-
-    /// Runs the deferred work, each job as if it were an outermost call.
-    @usableFromInline
-    func runDeferred() {
-        while deferredHead < deferred.count {
-            let job = deferred[deferredHead].take()
-            deferredHead += 1
-            nesting = 1
-            job?()
-            nesting = 0
-            if deferredHead >= Self.reclaimThreshold && deferredHead * 2 >= deferred.count {
-                deferred.removeSubrange(0..<deferredHead)
-                deferredHead = 0
-            }
-        }
-        deferred.removeAll(keepingCapacity: deferred.capacity <= 2 * Self.reclaimThreshold)
-        deferredHead = 0
     }
 
     /// Runs the queued work of this thread now. A blocking wait calls this before it
