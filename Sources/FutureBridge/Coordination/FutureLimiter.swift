@@ -27,28 +27,9 @@ public final class FutureLimiter: Sendable {
     /// not start (its slot is free for the next one).
     private typealias Job = @Sendable () -> Bool
 
-    private struct State {
-        var running = 0
-        var queue: [Job?] = []
-        var head = 0
-
-        mutating func popFirst() -> Job? {
-            guard head < queue.count else { return nil }
-            defer {
-                queue[head] = nil
-                head += 1
-                if head == queue.count {
-                    queue.removeAll(keepingCapacity: queue.count <= 1_024)
-                    head = 0
-                }
-            }
-            return queue[head]
-        }
-    }
-
     /// How many units of work may run at once.
     public let maxConcurrent: Int
-    private let state = Locked(State())
+    private let state: Locked<LimiterStateMachine<Job>>
 
     /// Creates a limiter.
     ///
@@ -62,6 +43,7 @@ public final class FutureLimiter: Sendable {
     public init(maxConcurrent: Int) {
         precondition(maxConcurrent >= 1, "FutureLimiter needs maxConcurrent >= 1, got \(maxConcurrent)")
         self.maxConcurrent = maxConcurrent
+        self.state = Locked(LimiterStateMachine(maxConcurrent: maxConcurrent))
     }
 
     /// Queues `work`; it starts once fewer than ``maxConcurrent`` units run and every
@@ -99,31 +81,20 @@ public final class FutureLimiter: Sendable {
             }
             return true
         }
-        let startsNow = state.withLock { state in
-            guard state.running < maxConcurrent else {
-                state.queue.append(job)
-                return false
-            }
-            state.running += 1
-            return true
-        }
+        let startsNow = state.withLock { $0.submitted(job) }
         if startsNow && !job() { startNext() }
         return Future(storage: output)
     }
 
     /// How many units of work are queued (including cancelled ones not yet skipped).
     public var queuedCount: Int {
-        state.withLock { $0.queue.count - $0.head }
+        state.withLock { $0.queuedCount }
     }
 
     /// A slot was freed: starts the next queued unit that was not cancelled, or gives
     /// the slot back.
     private func startNext() {
-        while let next = state.withLock({ state -> Job? in
-            if let job = state.popFirst() { return job }
-            state.running -= 1
-            return nil
-        }) {
+        while let next = state.withLock({ $0.slotFreed() }) {
             if next() { return }
         }
     }

@@ -1,0 +1,58 @@
+/// The slots and the queue of a ``FutureLimiter``: which unit of work starts when.
+///
+/// Pure: no lock, no thread, no call into user code. `FutureLimiter` runs each
+/// transition under its lock and starts the unit a transition returns after unlocking.
+/// Generic over the unit so that its tests can queue plain values.
+///
+/// ```text
+/// submitted(unit) ──running < maxConcurrent──▶ running += 1, start unit now (true)
+/// submitted(unit) ──all slots taken──────────▶ queued at the back (false)
+/// slotFreed()     ──a unit queued────────────▶ the front unit, in the freed slot
+/// slotFreed()     ──queue empty──────────────▶ running -= 1 (nil)
+/// ```
+struct LimiterStateMachine<Unit> {
+    /// How many units may run at once.
+    let maxConcurrent: Int
+    /// Units holding a slot: started and not yet ended.
+    private(set) var running = 0
+    /// Units waiting for a slot, oldest first; those before `head` have left and are `nil`.
+    private var queue: [Unit?] = []
+    private var head = 0
+
+    init(maxConcurrent: Int) {
+        self.maxConcurrent = maxConcurrent
+    }
+
+    /// A unit was submitted. Returns `true` if it takes a free slot and must start now,
+    /// `false` if it waits at the back of the queue.
+    mutating func submitted(_ unit: Unit) -> Bool {
+        guard running < maxConcurrent else {
+            queue.append(unit)
+            return false
+        }
+        running += 1
+        return true
+    }
+
+    /// A slot was freed (a unit ended, or a unit taken from the queue had been cancelled
+    /// and did not start). Returns the oldest queued unit, which takes the slot and must
+    /// start now, or `nil` when none waits and the slot is given back.
+    mutating func slotFreed() -> Unit? {
+        guard head < queue.count else {
+            running -= 1
+            return nil
+        }
+        let unit = queue[head].take()
+        head += 1
+        if head == queue.count {
+            queue.removeAll(keepingCapacity: queue.count <= 1_024)
+            head = 0
+        }
+        return unit
+    }
+
+    /// Units waiting for a slot.
+    var queuedCount: Int { queue.count - head }
+}
+
+extension LimiterStateMachine: Sendable where Unit: Sendable {}
