@@ -10,10 +10,11 @@ import FutureBridge
 /// touches one, so every transition can be tested without threads.
 ///
 /// ```text
-///  started / replaced ──▶ tracked[id] ──futureCompleted(id)──▶ sent (merge, latest)
-///                            │                          └──▶ early[id] until its turn (concat)
+///  started / replaced ──▶ tracked[id] ──futureCompleted(id)──▶ sent         (merge, latest)
+///                            │                            └──▶ early[id] ──▶ sent in turn (concat)
 ///                            ├── replaced (latest): superseded, handed back to cancel
-///                            └── cancelledAll, failSignal: handed back to cancel, newest first
+///                            └── cancelledAll, failSignal failure: all handed back, newest first
+///  futureCompleted of an id no longer tracked: ignored
 ///  sourceCompleted ──▶ completed once nothing is tracked or early
 /// ```
 struct MapFutureStateMachine<Value: Sendable>: Sendable {
@@ -32,9 +33,9 @@ struct MapFutureStateMachine<Value: Sendable>: Sendable {
     private(set) var latestID: Int?
     /// The source signal has completed: the mapped one completes once nothing is left.
     private(set) var sourceHasCompleted = false
-    /// With ``MapFutureStrategy/concat``: the id whose outcome goes out next, and the
-    /// outcomes that came before their turn.
+    /// With ``MapFutureStrategy/concat``: the id whose outcome goes out next.
     private(set) var nextToSend = 0
+    /// With ``MapFutureStrategy/concat``: outcomes that came before their turn, by id.
     private(set) var early: [Int: Outcome<Value>] = [:]
 
     init(strategy: MapFutureStrategy, onFailure: InnerFailurePolicy) {
@@ -98,6 +99,7 @@ struct MapFutureStateMachine<Value: Sendable>: Sendable {
         return .cancelThenWatch(superseded: superseded, id: id)
     }
 
+    /// Tracks `future` under the next id, and returns that id.
     private mutating func track(_ future: Future<Value>) -> Int {
         defer { nextID += 1 }
         tracked[nextID] = future
@@ -159,6 +161,7 @@ struct MapFutureStateMachine<Value: Sendable>: Sendable {
         sourceHasCompleted && tracked.isEmpty && early.isEmpty
     }
 
+    /// Stops tracking every future, and returns them newest first.
     private mutating func takeTrackedNewestFirst() -> [Future<Value>] {
         defer { tracked = [:] }
         return tracked.sorted { $0.key > $1.key }.map(\.value)

@@ -14,7 +14,10 @@ import FutureBridge
 final class MapFutureStorage<Value: Sendable>: Sendable {
     typealias Machine = MapFutureStateMachine<Value>
 
+    /// The state machine, reached only under this lock.
+
     private let state: Locked<Machine>
+    /// The input of the mapped signal.
     private let input: SignalInput<Value>
 
     init(input: SignalInput<Value>, strategy: MapFutureStrategy, onFailure: InnerFailurePolicy) {
@@ -42,6 +45,8 @@ final class MapFutureStorage<Value: Sendable>: Sendable {
         run { $0.cancelledAll() }
     }
 
+    /// Runs `transition` under the lock, sends the cancel request it returns, and watches
+    /// `future` under the id it returns.
     private func track(_ future: Future<Value>, _ transition: (inout Machine) -> Machine.TrackAction) {
         let id: Int
         switch state.withLock(transition) {
