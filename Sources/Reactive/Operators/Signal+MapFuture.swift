@@ -32,7 +32,7 @@ extension Signal {
         _ transform: @escaping @Sendable (Value) -> Future<NewValue>
     ) -> Signal<NewValue> {
         Signal<NewValue> { input in
-            let inFlight = InFlight<NewValue>(input: input, onFailure: onFailure, inOrder: strategy == .concat)
+            let inFlight = MapFutureStorage<NewValue>(input: input, strategy: strategy, onFailure: onFailure)
             let limiter: FutureLimiter?
             switch strategy {
             case .concat: limiter = FutureLimiter(maxConcurrent: 1)
