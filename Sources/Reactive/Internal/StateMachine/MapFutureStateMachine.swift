@@ -55,7 +55,7 @@ struct MapFutureStateMachine<Value: Sendable>: Sendable {
     /// What the other transitions require.
     enum Action {
         /// Nothing.
-        case none
+        case nothing
         /// Send these events, in this order.
         case send([Event])
         /// Send cancel requests to these futures, in this order (newest first).
@@ -68,7 +68,7 @@ struct MapFutureStateMachine<Value: Sendable>: Sendable {
         var events: [Event] {
             switch self {
             case .send(let events), .sendThenCancel(let events, _): events
-            case .none, .cancel: []
+            case .nothing, .cancel: []
             }
         }
 
@@ -76,7 +76,7 @@ struct MapFutureStateMachine<Value: Sendable>: Sendable {
         var futuresToCancel: [Future<Value>] {
             switch self {
             case .cancel(let futures), .sendThenCancel(_, let futures): futures
-            case .none, .send: []
+            case .nothing, .send: []
             }
         }
     }
@@ -115,7 +115,7 @@ struct MapFutureStateMachine<Value: Sendable>: Sendable {
     /// under ``InnerFailurePolicy/failSignal`` fails the signal and hands back the other
     /// futures to cancel.
     mutating func futureCompleted(_ id: Int, _ outcome: Outcome<Value>) -> Action {
-        guard tracked.removeValue(forKey: id) != nil else { return .none }
+        guard tracked.removeValue(forKey: id) != nil else { return .nothing }
         var due = [outcome]
         if inOrder {
             early[id] = outcome
@@ -137,14 +137,14 @@ struct MapFutureStateMachine<Value: Sendable>: Sendable {
             }
         }
         if isDone { events.append(.completed) }
-        return events.isEmpty ? .none : .send(events)
+        return events.isEmpty ? .nothing : .send(events)
     }
 
     /// The source signal completed: the mapped one completes now if nothing is left,
     /// otherwise with the last outcome.
     mutating func sourceCompleted() -> Action {
         sourceHasCompleted = true
-        return isDone ? .send([.completed]) : .none
+        return isDone ? .send([.completed]) : .nothing
     }
 
     /// The mapped signal ended (or is being stopped): every future in flight is handed
@@ -153,7 +153,7 @@ struct MapFutureStateMachine<Value: Sendable>: Sendable {
     /// their outcomes no longer count.
     mutating func cancelledAll() -> Action {
         let futures = takeTrackedNewestFirst()
-        return futures.isEmpty ? .none : .cancel(futures)
+        return futures.isEmpty ? .nothing : .cancel(futures)
     }
 
     /// The source has completed and no outcome is awaited or waiting for its turn.

@@ -15,7 +15,6 @@ final class MapFutureStorage<Value: Sendable>: Sendable {
     typealias Machine = MapFutureStateMachine<Value>
 
     /// The state machine, reached only under this lock.
-
     private let state: Locked<Machine>
     /// The input of the mapped signal.
     private let input: SignalInput<Value>
@@ -62,7 +61,7 @@ final class MapFutureStorage<Value: Sendable>: Sendable {
     /// Runs `transition` under the lock, fixing there the place of the events it returns;
     /// delivers them, then sends the cancel requests it returns, after unlocking.
     private func run(_ transition: (inout Machine) -> Machine.Action) {
-        var action = Machine.Action.none
+        var action = Machine.Action.nothing
         input.send(lockedBy: state) { machine in
             action = transition(&machine)
             return action.events

@@ -73,7 +73,7 @@ import Testing
         var machine = Machine(strategy: .latest, onFailure: .failSignal)
         _ = machine.replaced(with: Future(value: 0))
         _ = machine.replaced(with: Future(value: 1))
-        guard case .none = machine.futureCompleted(0, .failure(TestError())) else {
+        guard case .nothing = machine.futureCompleted(0, .failure(TestError())) else {
             return #expect(Bool(false), "a superseded future neither sends nor fails")
         }
         #expect(Self.sent(machine.futureCompleted(1, .success(1))) == ["1"])
@@ -84,7 +84,7 @@ import Testing
     @Test func mergeSendsOutcomesAsTheyComeAndCompletesAfterTheLast() {
         var machine = Self.machine(.merge(maxConcurrent: 2), started: 3)
         #expect(Self.sent(machine.futureCompleted(2, .success(2))) == ["2"])
-        guard case .none = machine.sourceCompleted() else {
+        guard case .nothing = machine.sourceCompleted() else {
             return #expect(Bool(false), "two futures are still in flight")
         }
         #expect(Self.sent(machine.futureCompleted(0, .success(0))) == ["0"])
@@ -106,7 +106,7 @@ import Testing
     @Test func concatCompletesOnlyOnceTheEarlyOutcomesHaveGoneOut() {
         var machine = Self.machine(.concat, started: 2)
         _ = machine.futureCompleted(1, .success(1))  // nothing tracked but 0, 1 waits
-        guard case .none = machine.sourceCompleted() else {
+        guard case .nothing = machine.sourceCompleted() else {
             return #expect(Bool(false), "the outcome of 1 has not gone out")
         }
         #expect(Self.sent(machine.futureCompleted(0, .success(0))) == ["0", "1", "completed"])
@@ -116,7 +116,7 @@ import Testing
         var machine = Self.machine(.concat, started: 2)
         _ = machine.futureCompleted(1, .success(1))
         _ = machine.cancelledAll()  // 0, before it, will never go out: the signal is ending
-        guard case .none = machine.sourceCompleted() else {
+        guard case .nothing = machine.sourceCompleted() else {
             return #expect(Bool(false), "the outcome of 1 never went out")
         }
     }
@@ -136,7 +136,7 @@ import Testing
         let action = machine.futureCompleted(0, .success(0))
         #expect(Self.sent(action) == ["0", "failed(TestError(code: 7))"])  // 2 never goes out
         #expect(Self.labels(action.futuresToCancel) == [3])
-        guard case .none = machine.futureCompleted(3, .success(3)) else {
+        guard case .nothing = machine.futureCompleted(3, .success(3)) else {
             return #expect(Bool(false), "a future cancelled by the failure no longer counts")
         }
     }
@@ -159,7 +159,7 @@ import Testing
         var machine = Machine(strategy: .latest, onFailure: .failSignal)
         _ = machine.replaced(with: Future(value: 0))
         _ = machine.replaced(with: Future(value: 1))
-        guard case .none = machine.sourceCompleted() else {
+        guard case .nothing = machine.sourceCompleted() else {
             return #expect(Bool(false), "the latest future is still in flight")
         }
         #expect(Self.sent(machine.futureCompleted(1, .success(1))) == ["1", "completed"])
@@ -175,7 +175,7 @@ import Testing
         #expect(Self.sent(action) == ["failed(TestError(code: 3))"])
         #expect(Self.labels(action.futuresToCancel) == [3, 0])
         #expect(machine.tracked.isEmpty)
-        guard case .none = machine.futureCompleted(0, .success(0)) else {
+        guard case .nothing = machine.futureCompleted(0, .success(0)) else {
             return #expect(Bool(false), "a future cancelled by the failure no longer counts")
         }
     }
@@ -190,7 +190,7 @@ import Testing
     @Test(arguments: [InnerFailurePolicy.failSignal, .skip])
     func cancelledOutcomeIsSkippedWhateverThePolicy(policy: InnerFailurePolicy) {
         var machine = Self.machine(.merge(), onFailure: policy, started: 2)
-        guard case .none = machine.futureCompleted(0, .cancelled) else {
+        guard case .nothing = machine.futureCompleted(0, .cancelled) else {
             return #expect(Bool(false), "a cancelled future neither sends nor fails")
         }
         #expect(machine.tracked.keys.sorted() == [1])
@@ -199,7 +199,7 @@ import Testing
     @Test func skipDropsTheFailureAndGoesOn() {
         var machine = Self.machine(.merge(), onFailure: .skip, started: 2)
         _ = machine.sourceCompleted()
-        guard case .none = machine.futureCompleted(0, .failure(TestError())) else {
+        guard case .nothing = machine.futureCompleted(0, .failure(TestError())) else {
             return #expect(Bool(false), "a skipped failure neither sends nor fails")
         }
         #expect(Self.sent(machine.futureCompleted(1, .success(1))) == ["1", "completed"])
@@ -220,7 +220,7 @@ import Testing
         guard case .cancel(let futures) = action else { return #expect(Bool(false)) }
         #expect(Self.labels(futures) == [3, 2, 0])
         #expect(action.events.isEmpty)
-        guard case .none = machine.cancelledAll() else {
+        guard case .nothing = machine.cancelledAll() else {
             return #expect(Bool(false), "nothing is left to cancel")
         }
     }
@@ -228,10 +228,10 @@ import Testing
     @Test func lateOutcomeOfAStoppedFutureIsIgnored() {
         var machine = Self.machine(.concat, started: 2)
         _ = machine.cancelledAll()
-        guard case .none = machine.futureCompleted(0, .success(0)) else {
+        guard case .nothing = machine.futureCompleted(0, .success(0)) else {
             return #expect(Bool(false), "a stopped future no longer counts")
         }
-        guard case .none = machine.futureCompleted(1, .failure(TestError())) else {
+        guard case .nothing = machine.futureCompleted(1, .failure(TestError())) else {
             return #expect(Bool(false), "a stopped future no longer counts")
         }
     }
