@@ -17,7 +17,8 @@ enum StoredOutcome<Value: Sendable> {
     case failure(any Error)
     case cancelled
 
-    /// 16 raw bytes, 8-aligned.
+    /// 16 raw bytes, 8-aligned; filled and read in
+    /// `Internal/Unsafe/StoredOutcome+InlineBytes.swift`.
     @usableFromInline
     struct InlineBytes {
         @usableFromInline var low: UInt64 = 0
@@ -39,9 +40,7 @@ enum StoredOutcome<Value: Sendable> {
         switch outcome {
         case .success(let value):
             if Self.isInline {
-                var bytes = InlineBytes()
-                withUnsafeMutableBytes(of: &bytes) { $0.storeBytes(of: value, as: Value.self) }
-                self = .inlineSuccess(bytes)
+                self = .inlineSuccess(InlineBytes(storing: value))
             } else {
                 self = .boxedSuccess(ValueBox(value))
             }
@@ -53,7 +52,7 @@ enum StoredOutcome<Value: Sendable> {
     @inlinable
     var outcome: Outcome<Value> {
         switch self {
-        case .inlineSuccess(let bytes): .success(withUnsafeBytes(of: bytes) { $0.load(as: Value.self) })
+        case .inlineSuccess(let bytes): .success(bytes.load())
         case .boxedSuccess(let box): .success(box.value)
         case .failure(let error): .failure(error)
         case .cancelled: .cancelled
