@@ -66,6 +66,6 @@ avatar.succeed("avatar.png")
 print("patient awaiter:", await patient.result.map { $0 })
 withExtendedLifetime(patientInterest) {}
 
-session.invalidateAndCancel()
+session.finishTasksAndInvalidate()  // every task has ended; nothing to cancel
 server.stop()
 print("\nDone.")

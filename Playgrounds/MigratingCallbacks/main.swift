@@ -106,7 +106,7 @@ legacyPrice(of: "apples") { price, error in
 print(try await answered.future.value)
 print("new callers:", try await Store.price(of: "apples"))
 
-session.invalidateAndCancel()
+session.finishTasksAndInvalidate()  // every task has ended; nothing to cancel
 server.stop()
 try? FileManager.default.removeItem(at: notes)
 print("\nDone.")

@@ -317,7 +317,7 @@ let fromSequence = Signal(
     })
 print("AsyncSequence -> Signal -> collect():", try await fromSequence.collect().value)
 
-session.invalidateAndCancel()
+session.finishTasksAndInvalidate()  // every task has ended; nothing to cancel
 server.stop()
 
 // MARK: - 13. The main actor

@@ -68,7 +68,7 @@ struct LegacyShimTests {
         }
         defer { server.stop() }
         let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         let seen = Promise<Seen>()
         let task = fetch(server.url(path), session) { data, response, error in
             seen.succeed(
@@ -106,7 +106,7 @@ struct LegacyShimTests {
         let server = try LoopbackHTTPServer { _ in nil }
         defer { server.stop() }
         let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         let (future, task) = Self.download(server.url("/held"), in: session)
         let seen = Promise<(any Error)?>()
         future.deliver(cancelledAs: URLError(.cancelled)) { (_: Data?, _: URLResponse?, error: (any Error)?) in

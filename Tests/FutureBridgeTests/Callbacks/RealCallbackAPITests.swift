@@ -13,6 +13,11 @@ import Testing
 /// Real Linux callback APIs migrated with the adapters: each wrapper is the one or two
 /// lines a user would write. Nothing here sleeps; a test that never gets its callback
 /// fails by its time limit.
+///
+/// Sessions end with `finishTasksAndInvalidate()`, never `invalidateAndCancel()`: on
+/// Linux, cancelling a task whose completion handler has just returned races with
+/// Foundation removing the task from its session ("Trying to access a behaviour for a
+/// task that in not in the registry"), and every test here has seen its tasks end.
 @Suite(.timeLimit(.minutes(1)))
 struct RealCallbackAPITests {
     // MARK: URLSession against a server on 127.0.0.1
@@ -55,7 +60,7 @@ struct RealCallbackAPITests {
         let server = try LoopbackHTTPServer { path in .init(body: "hello from \(path)") }
         defer { server.stop() }
         let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         let reply = try await Self.fetch(server.url("/greeting"), in: session).value
         let (status, body) = Self.statusAndBody(reply)
         #expect(status == 200)
@@ -66,7 +71,7 @@ struct RealCallbackAPITests {
         let server = try LoopbackHTTPServer { _ in .init(status: 404, body: "no such page") }
         defer { server.stop() }
         let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         let reply = Self.fetch(server.url("/missing"), in: session)
         let (status, body) = Self.statusAndBody(try await reply.value)
         #expect(status == 404)
@@ -82,7 +87,7 @@ struct RealCallbackAPITests {
     @Test func urlSessionConnectionRefusedFails() async throws {
         let port = try LoopbackHTTPServer.unusedPort()
         let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         let outcome = await Self.fetch(URL(string: "http://127.0.0.1:\(port)/")!, in: session).outcome
         let error = try #require(outcome.error as? URLError)
         #expect(error.code == .cannotConnectToHost)
@@ -92,7 +97,7 @@ struct RealCallbackAPITests {
         let (server, arrived, disconnected) = try Self.holdingServer()
         defer { server.stop() }
         let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         let rawError = Promise<(any Error)?>()
         let request = Self.fetch(server.url("/slow"), in: session, rawError: rawError)
 
@@ -109,7 +114,7 @@ struct RealCallbackAPITests {
         let (server, arrived, disconnected) = try Self.holdingServer()
         defer { server.stop() }
         let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         let download = Task { try await Self.fetch(server.url("/slow"), in: session).value }
         try await arrived.future.value
         download.cancel()
