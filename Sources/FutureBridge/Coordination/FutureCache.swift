@@ -20,21 +20,16 @@ import Dispatch
 /// let image = avatars.findOrFetch(7) { id in api.avatar(id: id) }
 /// ```
 public final class FutureCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private struct Entry {
-        /// The shared future: pending until the fetch completes it.
-        let storage: FutureStorage<Value>
-        /// When the value arrived (the timekeeper's nanoseconds); `nil` while in flight.
-        var completedAt: UInt64?
-    }
-
-    private let entries = Locked([Key: Entry]())
-    /// How long a value stays, in nanoseconds; `nil` for ever.
-    private let lifetime: UInt64?
+    /// The entries: each key's shared fetch (a future's box), reached only under this lock.
+    private let entries: Locked<CacheStateMachine<Key, FutureBox<Value>>>
+    /// Whether values expire: only then is the time read on each request.
+    private let expires: Bool
     private let now: @Sendable () -> UInt64
 
     /// Creates an empty cache whose values never expire.
     public init() {
-        self.lifetime = nil
+        self.entries = Locked(CacheStateMachine(lifetime: nil))
+        self.expires = false
         self.now = { 0 }
     }
 
@@ -61,7 +56,8 @@ public final class FutureCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     private init(lifetime: UInt64?, timekeeper: Timekeeper) {
-        self.lifetime = lifetime
+        self.entries = Locked(CacheStateMachine(lifetime: lifetime))
+        self.expires = lifetime != nil
         self.now = timekeeper.now
     }
 
@@ -79,23 +75,24 @@ public final class FutureCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         _ key: Key,
         fetch: (Key) throws -> Future<Value>
     ) -> Future<Value> {
-        let now = lifetime == nil ? nil : self.now()
+        let now = expires ? self.now() : nil
         let view = FutureStorage<Value>.pending()
         let deliver: OutcomeCallback<Value> = { view.complete($0) }
         // Joining checks the shared fetch under its lock, inside the entries' lock (the
         // only place two locks nest; a future's lock is never held while calling out).
-        let (shared, found, replaced) = entries.withLock { entries -> (FutureStorage<Value>, Found, Entry?) in
-            if let entry = entries[key], isLive(entry, now: now) {
-                switch entry.storage.withLock({ $0.consumerJoined(.outcome(deliver)) }) {
-                case .joined: return (entry.storage, .joined, nil)
-                case .runNow(let outcome): return (entry.storage, .cached(outcome), nil)
+        let (shared, found, replaced) = entries.withLock {
+            entries -> (FutureStorage<Value>, Found, CacheStateMachine<Key, FutureBox<Value>>.Entry?) in
+            if let live = entries.liveFetch(for: key, now: now) {
+                let storage = FutureStorage(box: live)
+                switch storage.withLock({ $0.consumerJoined(.outcome(deliver)) }) {
+                case .joined: return (storage, .joined, nil)
+                case .runNow(let outcome): return (storage, .cached(outcome), nil)
                 case .refused: break  // told to stop, or failed: never handed out again
                 }
             }
             let placeholder = FutureStorage<Value>.pending()
             placeholder.whenCompleteHoldingInterest(deliver)  // not shared yet: cannot run now
-            let replaced = entries.updateValue(Entry(storage: placeholder, completedAt: nil), forKey: key)
-            return (placeholder, .new, replaced)
+            return (placeholder, .new, entries.inserted(placeholder.box, for: key))
         }
         withExtendedLifetime(replaced) {}  // released outside the lock
         switch found {
@@ -128,41 +125,28 @@ public final class FutureCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     /// Removes `key`'s entry; a fetch in flight goes on for those already waiting.
     public func remove(_ key: Key) {
-        _ = entries.withLock { $0.removeValue(forKey: key) }
+        let removed = entries.withLock { $0.removed(key) }
+        withExtendedLifetime(removed) {}  // released outside the lock
     }
 
     /// Removes every entry.
     public func removeAll() {
-        let removed = entries.withLock { entries in
-            defer { entries.removeAll() }
-            return entries
-        }
+        let removed = entries.withLock { $0.removedAll() }
         withExtendedLifetime(removed) {}  // released outside the lock
     }
 
     /// How many keys have an entry (cached or in flight), expired ones included until a
     /// request finds them.
     public var count: Int {
-        entries.withLock { $0.count }
-    }
-
-    private func isLive(_ entry: Entry, now: UInt64?) -> Bool {
-        guard let lifetime, let now, let completedAt = entry.completedAt else { return true }
-        return now &- completedAt < lifetime
+        entries.withLock { $0.entries.count }
     }
 
     /// A success is kept (stamped for expiry); a failure or a cancellation evicts the
     /// entry, unless it was replaced meanwhile.
     private func settle(_ key: Key, _ shared: FutureStorage<Value>, with outcome: Outcome<Value>) {
         let now = self.now()
-        let evicted = entries.withLock { entries -> Entry? in
-            guard let entry = entries[key], entry.storage.box === shared.box else { return nil }
-            if case .success = outcome {
-                entries[key]?.completedAt = now
-                return nil
-            }
-            return entries.removeValue(forKey: key)
-        }
+        let succeeded = if case .success = outcome { true } else { false }
+        let evicted = entries.withLock { $0.settled(shared.box, for: key, succeeded: succeeded, now: now) }
         withExtendedLifetime(evicted) {}  // released outside the lock
     }
 }
