@@ -27,7 +27,8 @@ extension Future {
     ///   - context: Where `completion` runs; ``ExecutionContext/inline`` by default.
     ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
     ///     by default; pass the domain's own (`URLError(.cancelled)`) to give legacy
-    ///     callers what they received before the migration.
+    ///     callers what they received before the migration. Made only for a cancelled
+    ///     outcome, right before `completion` is called, where it runs.
     ///   - completion: Called exactly once; cancellation is `.failure(cancellationError())`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
@@ -47,7 +48,8 @@ extension Future {
     ///   - context: Where `completion` runs; ``ExecutionContext/inline`` by default.
     ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
     ///     by default; pass the domain's own (`URLError(.cancelled)`) to give legacy
-    ///     callers what they received before the migration.
+    ///     callers what they received before the migration. Made only for a cancelled
+    ///     outcome, right before `completion` is called, where it runs.
     ///   - completion: Called exactly once; cancellation is `(nil, cancellationError())`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
@@ -72,7 +74,8 @@ extension Future {
     ///   - context: Where `completion` runs; ``ExecutionContext/inline`` by default.
     ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
     ///     by default; pass the domain's own (`URLError(.cancelled)`) to give legacy
-    ///     callers what they received before the migration.
+    ///     callers what they received before the migration. Made only for a cancelled
+    ///     outcome, right before `completion` is called, where it runs.
     ///   - completion: Called exactly once; cancellation is `(cancellationError(), nil)`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
@@ -94,7 +97,8 @@ extension Future {
     ///   - context: Where `completion` runs; ``ExecutionContext/inline`` by default.
     ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
     ///     by default; pass the domain's own (`URLError(.cancelled)`) to give legacy
-    ///     callers what they received before the migration.
+    ///     callers what they received before the migration. Made only for a cancelled
+    ///     outcome, right before `completion` is called, where it runs.
     ///   - completion: Called exactly once; cancellation is
     ///     `(valueOnFailure, cancellationError())`.
     ///   - valueOnFailure: The value passed along with an error (`false`, `[]`, `0`...).
@@ -119,7 +123,8 @@ extension Future {
     ///   - context: Where the handler runs; ``ExecutionContext/inline`` by default.
     ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
     ///     by default; pass the domain's own (`URLError(.cancelled)`) to give legacy
-    ///     callers what they received before the migration.
+    ///     callers what they received before the migration. Made only for a cancelled
+    ///     outcome, right before `completion` is called, where it runs.
     ///   - success: Receives the value.
     ///   - failure: Receives the error; `cancellationError()` for a cancellation.
     /// - Returns: The handle with which the legacy caller requests cancellation.
@@ -196,7 +201,8 @@ extension Future where Value == Void {
     ///   - context: Where `completion` runs; ``ExecutionContext/inline`` by default.
     ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
     ///     by default; pass the domain's own (`URLError(.cancelled)`) to give legacy
-    ///     callers what they received before the migration.
+    ///     callers what they received before the migration. Made only for a cancelled
+    ///     outcome, right before `completion` is called, where it runs.
     ///   - completion: Called exactly once; cancellation is `cancellationError()`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
     @discardableResult
@@ -239,7 +245,8 @@ extension Future {
     ///   - context: Where `completion` runs; ``ExecutionContext/inline`` by default.
     ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
     ///     by default; pass the domain's own (`URLError(.cancelled)`) to give legacy
-    ///     callers what they received before the migration.
+    ///     callers what they received before the migration. Made only for a cancelled
+    ///     outcome, right before `completion` is called, where it runs.
     ///   - completion: Called exactly once: `(first, second, nil)` on success,
     ///     `(nil, nil, error)` otherwise (`cancellationError()` for a cancellation).
     /// - Returns: The handle with which the legacy caller requests cancellation.

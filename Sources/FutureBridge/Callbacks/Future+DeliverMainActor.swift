@@ -10,7 +10,8 @@ extension Future {
     ///   - context: ``MainActorContext/main`` or ``MainActorContext/mainImmediate``.
     ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
     ///     by default (the domain's own, such as `URLError(.cancelled)`, keeps what legacy
-    ///     callers received).
+    ///     callers received). Made only for a cancelled outcome, on the main queue, right
+    ///     before `completion` is called.
     ///   - completion: Called exactly once on the main actor; cancellation is
     ///     `.failure(cancellationError())`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
@@ -30,7 +31,8 @@ extension Future {
     ///   - context: ``MainActorContext/main`` or ``MainActorContext/mainImmediate``.
     ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
     ///     by default (the domain's own, such as `URLError(.cancelled)`, keeps what legacy
-    ///     callers received).
+    ///     callers received). Made only for a cancelled outcome, on the main queue, right
+    ///     before `completion` is called.
     ///   - completion: Called exactly once on the main actor; cancellation is
     ///     `(nil, cancellationError())`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
@@ -53,7 +55,8 @@ extension Future {
     ///   - context: ``MainActorContext/main`` or ``MainActorContext/mainImmediate``.
     ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
     ///     by default (the domain's own, such as `URLError(.cancelled)`, keeps what legacy
-    ///     callers received).
+    ///     callers received). Made only for a cancelled outcome, on the main queue, right
+    ///     before `completion` is called.
     ///   - completion: Called exactly once on the main actor; cancellation is
     ///     `(cancellationError(), nil)`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
@@ -76,7 +79,8 @@ extension Future {
     ///   - context: ``MainActorContext/main`` or ``MainActorContext/mainImmediate``.
     ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
     ///     by default (the domain's own, such as `URLError(.cancelled)`, keeps what legacy
-    ///     callers received).
+    ///     callers received). Made only for a cancelled outcome, on the main queue, right
+    ///     before `completion` is called.
     ///   - completion: Called exactly once on the main actor.
     ///   - valueOnFailure: The value passed along with an error.
     /// - Returns: The handle with which the legacy caller requests cancellation.
@@ -101,7 +105,8 @@ extension Future {
     ///   - context: ``MainActorContext/main`` or ``MainActorContext/mainImmediate``.
     ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
     ///     by default (the domain's own, such as `URLError(.cancelled)`, keeps what legacy
-    ///     callers received).
+    ///     callers received). Made only for a cancelled outcome, on the main queue, right
+    ///     before `completion` is called.
     ///   - success: Receives the value, on the main actor.
     ///   - failure: Receives the error, on the main actor.
     /// - Returns: The handle with which the legacy caller requests cancellation.
@@ -141,7 +146,8 @@ extension Future {
     ///   - context: ``MainActorContext/main`` or ``MainActorContext/mainImmediate``.
     ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
     ///     by default (the domain's own, such as `URLError(.cancelled)`, keeps what legacy
-    ///     callers received).
+    ///     callers received). Made only for a cancelled outcome, on the main queue, right
+    ///     before `completion` is called.
     ///   - completion: Called exactly once on the main actor; cancellation is
     ///     `(nil, nil, cancellationError())`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
@@ -165,7 +171,8 @@ extension Future where Value == Void {
     ///   - context: ``MainActorContext/main`` or ``MainActorContext/mainImmediate``.
     ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
     ///     by default (the domain's own, such as `URLError(.cancelled)`, keeps what legacy
-    ///     callers received).
+    ///     callers received). Made only for a cancelled outcome, on the main queue, right
+    ///     before `completion` is called.
     ///   - completion: Called exactly once on the main actor; cancellation is
     ///     `cancellationError()`.
     /// - Returns: The handle with which the legacy caller requests cancellation.
