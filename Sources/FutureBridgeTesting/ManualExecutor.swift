@@ -31,7 +31,7 @@ import FutureBridge
 /// }
 /// ```
 public final class ManualExecutor: Sendable {
-    private let jobs = Locked<[@Sendable () -> Void]>([])
+    private let jobs = Locked(FIFOQueue<@Sendable () -> Void>())
 
     /// An executor with no job queued.
     public init() {}
@@ -51,7 +51,7 @@ public final class ManualExecutor: Sendable {
     /// stop it, and the job sees the cancellation only through what it awaits.
     @discardableResult
     public func runNext() -> Bool {
-        let job = jobs.withLock { jobs in jobs.isEmpty ? nil : jobs.removeFirst() }
+        let job = jobs.withLock { $0.popFirst() }
         guard let job else { return false }
         job()
         return true

@@ -35,6 +35,24 @@ struct ManualExecutorTests {
         #expect(executor.runAll() == 0)
     }
 
+    /// Each job leaves the queue in constant time: a million run within the time limit,
+    /// in order (taking them from the front of an array one by one would not).
+    @Test func aMillionJobsRunInOrder() {
+        let executor = ManualExecutor()
+        let count = stressIterations(1_000_000, atLeast: 100_000)
+        let next = Counter()
+        let outOfOrder = Counter()
+        for index in 0..<count {
+            executor.context.execute {
+                if next.count != index { outOfOrder.increment() }
+                next.increment()
+            }
+        }
+        #expect(executor.pendingCount == count)
+        #expect(executor.runAll() == count)
+        #expect(next.count == count && outOfOrder.count == 0)
+    }
+
     @Test func handlersAndTransformsWaitForTheTest() {
         let executor = ManualExecutor()
         let promise = Promise<Int>()

@@ -15,9 +15,8 @@ struct LimiterStateMachine<Unit> {
     let maxConcurrent: Int
     /// Units holding a slot: started and not yet ended.
     private(set) var running = 0
-    /// Units waiting for a slot, oldest first; those before `head` have left and are `nil`.
-    private var queue: [Unit?] = []
-    private var head = 0
+    /// Units waiting for a slot, oldest first.
+    private var queue = FIFOQueue<Unit>()
 
     init(maxConcurrent: Int) {
         self.maxConcurrent = maxConcurrent
@@ -38,21 +37,15 @@ struct LimiterStateMachine<Unit> {
     /// and did not start). Returns the oldest queued unit, which takes the slot and must
     /// start now, or `nil` when none waits and the slot is given back.
     mutating func slotFreed() -> Unit? {
-        guard head < queue.count else {
+        guard let unit = queue.popFirst() else {
             running -= 1
             return nil
-        }
-        let unit = queue[head].take()
-        head += 1
-        if head == queue.count {
-            queue.removeAll(keepingCapacity: queue.count <= 1_024)
-            head = 0
         }
         return unit
     }
 
     /// Units waiting for a slot.
-    var queuedCount: Int { queue.count - head }
+    var queuedCount: Int { queue.count }
 }
 
 extension LimiterStateMachine: Sendable where Unit: Sendable {}
