@@ -96,12 +96,61 @@ public final class ManualClock: Sendable {
             return nextID
         }
 
+        /// Deadlines in a binary min-heap of `(deadline, id)`, so that taking the earliest
+        /// costs O(log n) with a million waiting. An entry whose id has left `waiting`
+        /// (cancelled) is stale and dropped when it reaches the top.
+        var order: [(deadline: Instant, id: Int)] = []
+
+        /// Registers `entry` under `id`.
+        mutating func schedule(_ id: Int, _ entry: Waiting) {
+            waiting[id] = entry
+            order.append((entry.deadline, id))
+            var child = order.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard Self.precedes(order[child], order[parent]) else { break }
+                order.swapAt(child, parent)
+                child = parent
+            }
+        }
+
         /// The id of what waits with the earliest deadline (the first scheduled among
         /// equals), if its deadline is at or before `limit`.
-        func earliest(notAfter limit: Instant) -> Int? {
-            let first = waiting.min { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }
-            guard let first, first.value.deadline <= limit else { return nil }
-            return first.key
+        mutating func earliest(notAfter limit: Instant) -> Int? {
+            while let top = order.first {
+                guard waiting[top.id] != nil else {
+                    removeTop()
+                    continue
+                }
+                return top.deadline <= limit ? top.id : nil
+            }
+            return nil
+        }
+
+        /// Removes `id`, which ``earliest(notAfter:)`` just returned, and its heap entry.
+        mutating func take(_ id: Int) -> Waiting {
+            removeTop()
+            return waiting.removeValue(forKey: id)!
+        }
+
+        private mutating func removeTop() {
+            order.swapAt(0, order.count - 1)
+            order.removeLast()
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                let right = left + 1
+                var first = parent
+                if left < order.count && Self.precedes(order[left], order[first]) { first = left }
+                if right < order.count && Self.precedes(order[right], order[first]) { first = right }
+                if first == parent { return }
+                order.swapAt(parent, first)
+                parent = first
+            }
+        }
+
+        private static func precedes(_ a: (deadline: Instant, id: Int), _ b: (deadline: Instant, id: Int)) -> Bool {
+            (a.deadline, a.id) < (b.deadline, b.id)
         }
     }
 
@@ -139,7 +188,7 @@ public final class ManualClock: Sendable {
             schedule: { [self] nanoseconds, job in
                 let id = state.withLock { state in
                     let id = state.newID()
-                    state.waiting[id] = Waiting(deadline: state.now.adding(nanoseconds: nanoseconds), wake: .job(job))
+                    state.schedule(id, Waiting(deadline: state.now.adding(nanoseconds: nanoseconds), wake: .job(job)))
                     return id
                 }
                 return { [self] in
@@ -159,7 +208,7 @@ public final class ManualClock: Sendable {
                 let resumeNow: Result<Void, any Error>? = state.withLock { state in
                     if state.cancelled.remove(id) != nil { return .failure(CancellationError()) }
                     if deadline <= state.now.nanoseconds { return .success(()) }
-                    state.waiting[id] = Waiting(deadline: Instant(nanoseconds: deadline), wake: .sleeper(continuation))
+                    state.schedule(id, Waiting(deadline: Instant(nanoseconds: deadline), wake: .sleeper(continuation)))
                     return nil
                 }
                 if let resumeNow { continuation.resume(with: resumeNow) }
@@ -201,7 +250,7 @@ public final class ManualClock: Sendable {
     private func takeEarliest(notAfter limit: Instant) -> Wake? {
         state.withLock { state in
             guard let id = state.earliest(notAfter: max(limit, state.now)) else { return nil }
-            let waiting = state.waiting.removeValue(forKey: id)!
+            let waiting = state.take(id)
             state.now = max(state.now, waiting.deadline)
             return waiting.wake
         }

@@ -27,6 +27,29 @@ struct ManualClockTests {
         #expect(clock.nextDeadline == nil)
     }
 
+    /// 200,000 jobs, scheduled latest first and half of them cancelled, still wake in
+    /// deadline order, each taken in O(log n) (a scan of every waiting job per wake, 10^10
+    /// steps here, would run out the time limit).
+    @Test func manyJobsWakeInDeadlineOrder() {
+        let clock = ManualClock()
+        let count = stressIterations(200_000, atLeast: 20_000)
+        let woken = Counter()
+        let outOfOrder = Counter()
+        var cancelled: [Future<Void>] = []
+        for index in (0..<count).reversed() {
+            let timer = clock.timekeeper.run(after: index) {
+                if clock.now.nanoseconds != UInt64(index) { outOfOrder.increment() }
+                woken.increment()
+            }
+            if index % 2 == 1 { cancelled.append(timer) }
+        }
+        for timer in cancelled { timer.requestCancellation() }
+        #expect(clock.sleeperCount == count / 2)
+        #expect(clock.runUntilIdle() == count / 2)
+        #expect(woken.count == count / 2 && outOfOrder.count == 0)
+        #expect(clock.nextDeadline == nil)
+    }
+
     @Test func advanceToStepsThroughDeadlinesSoAJobsFollowerMeasuresFromItsDeadline() {
         let clock = ManualClock()
         let times = Recorder<UInt64>()
