@@ -100,7 +100,7 @@ extension Promise {
         @_inheritActorContext running operation: sending @escaping @isolated(any) () async throws -> Value
     ) -> Bool {
         guard storage.withLock({ $0.claimForFollowing() }) else { return false }
-        fb_u16_store_relaxed(settledAddress, 1)
+        fb_u32_fetch_or_relaxed(promiseWord, Self.settledBit)
         storage.completeByRunning(priority: priority, operation)
         return true
     }

@@ -76,15 +76,16 @@ extension Promise {
 
     /// Completes on behalf of a completion-handler adapter; reports a second adapter call.
     func adapterCompletes(_ outcome: Outcome<Value>) {
-        let isFirstCall = fb_u16_exchange_acq_rel(adapterCalledAddress, 1) == 0
+        let isFirstCall = fb_u32_fetch_or_acq_rel(promiseWord, Self.adapterCalledBit) & Self.adapterCalledBit == 0
         complete(with: outcome)
         guard !isFirstCall else { return }
+        let origin = origin
         Diagnostics.report(
             Diagnostic(
                 kind: .completedTwice,
                 message:
                     "a completion handler was called again after it had completed its future; the call was ignored",
-                fileID: "\(fileID)", line: Int(line)))
+                fileID: origin.fileID, line: origin.line))
     }
 }
 

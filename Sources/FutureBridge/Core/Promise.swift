@@ -34,14 +34,11 @@ import FutureBridgeAtomics
 /// ``AbandonedPromiseError``, naming the `#fileID:#line` where the promise was created,
 /// and ``Diagnostics`` reports it. Awaiting tasks resume; nothing hangs or leaks.
 public final class Promise<Value: Sendable>: Sendable {
+    /// The promise's only field, so that the object is 24 bytes (a 32-byte allocation): M1
+    /// in the Benchmarks package counts every byte a pending future keeps. The creation
+    /// site and the flags live in ``promiseWord``.
     @usableFromInline
     let storage: FutureStorage<Value>
-    @usableFromInline
-    let fileID: CompactStaticString
-    /// 32 bits, and the fields in this order, so that the object is 48 bytes (a 48-byte
-    /// allocation): M1 in the Benchmarks package counts every byte a pending future keeps.
-    @usableFromInline
-    let line: UInt32
 
     /// Creates a pending promise.
     ///
@@ -51,26 +48,35 @@ public final class Promise<Value: Sendable>: Sendable {
     @inlinable
     public init(fileID: StaticString = #fileID, line: UInt = #line) {
         self.storage = .pending()
-        self.fileID = CompactStaticString(fileID)
-        self.line = UInt32(truncatingIfNeeded: line)
+        fb_u32_store_relaxed(promiseWord, PromiseOrigins.number(fileID: fileID, line: line) << Self.originShift)
     }
 
-    /// Set once this promise completed (or bound) its future, so that `deinit` can skip
-    /// the lock. Relaxed is enough: `deinit` runs after every other reference is gone.
+    /// The promise's word, in its future's storage next to the lock word (in what would be
+    /// padding): bit 0 is set once this promise completed (or bound) its future, so that
+    /// `deinit` can skip the lock; bit 1 by the first call of a completion-handler adapter
+    /// (``resolve(_:)`` and the like), so that a second call is reported as misuse; the bits
+    /// from ``originShift`` up number the creation site (``PromiseOrigins``), set before the
+    /// promise is shared. Reached only atomically; relaxed is enough for bit 0, because
+    /// `deinit` runs after every other reference is gone.
     ///
-    /// The promise's two flags live in its future's storage, in the padding after the
-    /// lock word (no extra bytes), not in the promise: an atomic on the promise's own
-    /// memory takes its address, which keeps the optimizer from placing a promise that
-    /// never escapes on the stack.
+    /// In the storage, not in the promise: an atomic on the promise's own memory takes its
+    /// address, which keeps the optimizer from placing a promise that never escapes on the
+    /// stack.
     @inlinable @inline(__always)
-    var settledAddress: UnsafeMutablePointer<UInt16> {
+    var promiseWord: UnsafeMutablePointer<UInt32> {
         storage.box.lockWordField(at: MemoryLayout<PlatformLock.Word>.size)
     }
 
-    /// Set by the first call of a completion-handler adapter (``resolve(_:)`` and the
-    /// like), so that a second call is reported as misuse.
-    var adapterCalledAddress: UnsafeMutablePointer<UInt16> {
-        storage.box.lockWordField(at: MemoryLayout<PlatformLock.Word>.size + MemoryLayout<UInt16>.size)
+    @inlinable @inline(__always)
+    static var settledBit: UInt32 { 1 }
+    @inlinable @inline(__always)
+    static var adapterCalledBit: UInt32 { 2 }
+    @inlinable @inline(__always)
+    static var originShift: UInt32 { 2 }
+
+    /// Where the promise was created, as reports name it.
+    var origin: (fileID: String, line: Int) {
+        PromiseOrigins.location(numbered: fb_u32_load_relaxed(promiseWord) >> Self.originShift)
     }
 
     /// Inlinable so that the optimizer sees that it lets nothing escape: a promise that
@@ -79,7 +85,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// runtime's generic release (B1 in the Benchmarks package).
     @inlinable
     deinit {
-        if fb_u16_load_relaxed(settledAddress) == 0 { abandon() }
+        if fb_u32_load_relaxed(promiseWord) & Self.settledBit == 0 { abandon() }
     }
 
     /// Fails the future of a promise released while pending. A function of its own so
@@ -87,7 +93,8 @@ public final class Promise<Value: Sendable>: Sendable {
     /// (unspecialized, that lookup was a sixth of a promise's cost), and stays small.
     @usableFromInline @inline(never)
     func abandon() {
-        let error = AbandonedPromiseError(fileID: "\(fileID)", line: Int(line))
+        let origin = origin
+        let error = AbandonedPromiseError(fileID: origin.fileID, line: origin.line)
         if storage.complete(.failure(error)) {
             Diagnostics.report(
                 Diagnostic(
@@ -117,7 +124,7 @@ public final class Promise<Value: Sendable>: Sendable {
         // Marked first: when this call loses, the future is completed or follows another
         // future, and the mark is as true. The promise is then last used before the
         // completion, which lets a promise on the stack be released without the runtime.
-        fb_u16_store_relaxed(settledAddress, 1)
+        fb_u32_fetch_or_relaxed(promiseWord, Self.settledBit)
         return storage.complete(outcome)
     }
 
@@ -162,7 +169,7 @@ public final class Promise<Value: Sendable>: Sendable {
     @discardableResult
     public func complete(using other: some FutureConvertible<Value>) -> Bool {
         guard storage.complete(using: other.future.storage) else { return false }
-        fb_u16_store_relaxed(settledAddress, 1)
+        fb_u32_fetch_or_relaxed(promiseWord, Self.settledBit)
         return true
     }
 

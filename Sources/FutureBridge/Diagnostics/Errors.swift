@@ -7,6 +7,11 @@ import Dispatch
 /// tasks resume and nothing leaks; the same event is reported to ``Diagnostics``.
 public struct AbandonedPromiseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file (`#fileID`) where the promise or adapter was created.
+    ///
+    /// A process records the first 1,048,576 distinct creation sites (a file and a
+    /// line); far more than a program has. A promise created at a later site, which only
+    /// code passing ever new `line:` values at run time reaches, reports
+    /// `"(unrecorded: more than 1,048,576 promise creation sites)"` and line 0.
     public let fileID: String
     /// The line where the promise or adapter was created.
     public let line: Int

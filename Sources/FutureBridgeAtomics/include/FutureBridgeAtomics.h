@@ -58,6 +58,11 @@ static inline uint32_t fb_u32_exchange_acq_rel(uint32_t *word, uint32_t desired)
 }
 
 /// Sets the bits of `bits`; returns the bits set before.
+static inline uint32_t fb_u32_fetch_or_relaxed(uint32_t *word, uint32_t bits) {
+    return atomic_fetch_or_explicit(FB_U32(word), bits, memory_order_relaxed);
+}
+
+/// Sets the bits of `bits`; returns the bits set before.
 static inline uint32_t fb_u32_fetch_or_acq_rel(uint32_t *word, uint32_t bits) {
     return atomic_fetch_or_explicit(FB_U32(word), bits, memory_order_acq_rel);
 }

@@ -1,10 +1,10 @@
-/// A `StaticString` kept in 10 bytes instead of 17, for the `#fileID` every ``Promise``
-/// keeps (M1 in the Benchmarks package counts every byte a pending future keeps).
+/// A `StaticString` kept in 10 bytes instead of 17, for the `#fileID` of a promise's
+/// creation site (``PromiseOrigin``).
 ///
 /// A static string's text lives in the program's constant data for the whole run, so
 /// its address and length are enough to read it back.
 @usableFromInline
-struct CompactStaticString: Sendable, CustomStringConvertible {
+struct CompactStaticString: Hashable, Sendable, CustomStringConvertible {
     /// The address of the UTF-8 text; for a string made from a single Unicode scalar
     /// (which has no text in memory), the scalar's value.
     @usableFromInline

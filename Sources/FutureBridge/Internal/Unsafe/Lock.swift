@@ -66,17 +66,15 @@ package class LockedObject {
     }
 }
 
-/// The lock's word, two flags of the promise that completes a future (in what would
+/// The lock's word, the word of the promise that completes a future (in what would
 /// otherwise be padding), and in debug builds the thread that holds the lock.
 @usableFromInline
 struct LockWord {
     /// Only ever reached through its address, as the platform's lock.
     @usableFromInline var platform = PlatformLock.initialWord
-    /// For a future's storage: its promise completed (or bound) it; see
-    /// `Promise.settledAddress`. Reached only atomically, through its address.
-    @usableFromInline var promiseSettled: UInt16 = 0
-    /// For a future's storage: a completion-handler adapter of its promise was called.
-    @usableFromInline var promiseAdapterCalled: UInt16 = 0
+    /// For a future's storage: its promise's two flags and origin (`Promise.promiseWord`).
+    /// Reached only atomically, through its address.
+    @usableFromInline var promise: UInt32 = 0
     #if DEBUG
         /// The holding thread (``fb_current_thread()``), 0 when free; reached only
         /// atomically, through its address.
