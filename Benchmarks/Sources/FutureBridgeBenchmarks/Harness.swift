@@ -61,6 +61,25 @@ enum Harness {
         return summarize(samples)
     }
 
+    /// Two async cases measured in turns, a sample of one, then a sample of the other, so
+    /// that a burst of load on the machine falls on both rather than on one of them.
+    static func perOperationInTurns(
+        iterations: Int, _ first: @Sendable (Int) async -> Void, _ second: @Sendable (Int) async -> Void
+    ) async -> (Timing, Timing) {
+        await first(iterations)
+        await second(iterations)
+        var samples: ([Double], [Double]) = ([], [])
+        for _ in 0..<repetitions {
+            var start = now()
+            await first(iterations)
+            samples.0.append(Double(now() - start) / Double(iterations))
+            start = now()
+            await second(iterations)
+            samples.1.append(Double(now() - start) / Double(iterations))
+        }
+        return (summarize(samples.0), summarize(samples.1))
+    }
+
     static func summarize(_ samples: [Double]) -> Timing {
         let sorted = samples.sorted()
         return Timing(median: sorted[sorted.count / 2], minimum: sorted[0])
