@@ -69,7 +69,8 @@ enum PromiseOrigins {
 
     static let table = Locked(PromiseOriginTable(capacity: capacity))
 
-    /// The number of the site `fileID`:`line` (0 if the table is full); at most 2^30 - 1.
+    /// The number of the site `fileID`:`line` (0 if the table is full); at most
+    /// ``capacity``, well within the 30 bits the promise keeps it in.
     @inlinable @inline(__always)
     static func number(fileID: StaticString, line: UInt) -> UInt32 {
         let origin = PromiseOrigin(fileID: CompactStaticString(fileID), line: UInt32(truncatingIfNeeded: line))
