@@ -33,7 +33,10 @@ public final class LoopbackHTTPServer: Sendable {
     private let handler: @Sendable (String) -> Response?
     private let onDisconnect: @Sendable (String) -> Void
     private let state = NSLock()
-    // Guarded by `state`: connections held open, and whether `stop()` ran.
+    // Guarded by `state`: connections held open, and whether `stop()` ran. The server
+    // is a `Sendable` class shared with its accept thread, and an `NSLock` guard is
+    // invisible to the compiler, hence `nonisolated(unsafe)`: test-support code for the
+    // playgrounds; no code that uses FutureBridge needs this.
     nonisolated(unsafe) private var held: Set<Int32> = []
     nonisolated(unsafe) private var stopped = false
     private let acceptLoopEnded = DispatchSemaphore(value: 0)

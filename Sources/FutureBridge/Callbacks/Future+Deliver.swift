@@ -124,7 +124,7 @@ extension Future {
     ///   - cancellationError: The error a cancelled future delivers, `CancellationError()`
     ///     by default; pass the domain's own (`URLError(.cancelled)`) to give legacy
     ///     callers what they received before the migration. Made only for a cancelled
-    ///     outcome, right before `completion` is called, where it runs.
+    ///     outcome, right before `failure` is called, where it runs.
     ///   - success: Receives the value.
     ///   - failure: Receives the error; `cancellationError()` for a cancellation.
     /// - Returns: The handle with which the legacy caller requests cancellation.

@@ -121,7 +121,7 @@ public func futureFunction<Input: Sendable, Output: Sendable>(
 ///
 /// The completion handler is called exactly once, on the thread that completes the
 /// future; a cancelled future reaches it as `.failure(CancellationError())`. The callback
-/// form cannot be cancelled; callers that need to use ``Future/deliver(on:cancelledAs:to:)-(_,_,(Result<Value,Error>)->Void)``
+/// form cannot be cancelled; callers that need to cancel use ``Future/deliver(on:cancelledAs:to:)-(_,_,(Result<Value,Error>)->Void)``
 /// on the future, which returns a ``CancellationToken``.
 ///
 /// - Parameter function: The future-returning function.

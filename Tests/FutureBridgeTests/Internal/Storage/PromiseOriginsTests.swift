@@ -39,10 +39,10 @@ import Testing
         #expect(location.line == 0)
     }
 
-    /// Sites whose texts share an address but not a length (`""` and a one-scalar
-    /// string have no text to share; a text and its prefix never start at one address),
-    /// or differ only in the line, are told apart.
-    @Test func theLengthAndTheScalarFormArePartOfTheSite() {
+    /// Each form a `StaticString` can take (an empty text, a text, and a single scalar with
+    /// no text in memory, whose bits are the scalar's value) goes into the table and reads
+    /// back as given, on a live promise.
+    @Test func everyFormOfFileIDReadsBackThroughTheTable() {
         let empty = Promise<Int>(fileID: "", line: 5)
         let scalar = Promise<Int>(fileID: StaticString(unicodeScalarLiteral: "é"), line: 5)
         let text = Promise<Int>(fileID: "é", line: 5)
