@@ -134,7 +134,8 @@ public final class Promise<Value: Sendable>: Sendable {
     @discardableResult
     @inlinable
     public func succeed(_ value: Value) -> Bool {
-        complete(with: .success(value))
+        fb_u32_fetch_or_relaxed(promiseWord, Self.settledBit)  // first, as in `complete(with:)`
+        return storage.succeed(value)
     }
 
     /// Fails the future with `error` (or cancels it, if `error` is a cancellation).

@@ -26,14 +26,38 @@ extension FutureState {
             } else {
                 attach(.callback(makeCallback()))
             }
-            phase = .pending(pending)
+            restorePhase(.pending(pending))
             return .stored
         case .completed(let stored):
-            phase = .completed(stored)
+            restorePhase(.completed(stored))
             return .runNow(stored.outcome)
         case .modifying:
             preconditionFailure("FutureState observed while being modified")
         }
+    }
+
+    @usableFromInline
+    enum MovingAddCallbackAction {
+        case stored
+        /// The future is completed: the callback comes back, to run with the outcome.
+        case runNow(Outcome<Value>, Callback<Value>)
+    }
+
+    /// ``addCallback(_:)`` for a callback the caller gives up: moved into the state
+    /// while pending, handed back when completed.
+    @inlinable @inline(__always)
+    mutating func addCallback(moving callback: consuming Callback<Value>) -> MovingAddCallbackAction {
+        if case .completed(let stored) = phase { return .runNow(stored.outcome, callback) }
+        guard case .pending(var pending) = takePhase() else {
+            preconditionFailure("FutureState observed while being modified")
+        }
+        if pending.first == nil {
+            pending.first = callback
+        } else {
+            attach(.callback(callback))
+        }
+        restorePhase(.pending(pending))
+        return .stored
     }
 
     /// Appends to the attachment list, making one if needed; returns the new entry's

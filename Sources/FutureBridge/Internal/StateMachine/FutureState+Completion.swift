@@ -29,7 +29,7 @@ extension FutureState {
         /// Runs every handler with `outcome`, and resumes every awaiter and waiter, in
         /// registration order (the first callback first). Consuming: the handlers are
         /// called as they are, not copied first (a retain and a release each).
-        @inlinable
+        @inlinable @inline(__always)
         consuming func run(with outcome: Outcome<Value>) {
             if let first = first.take() { first(outcome) }
             guard case .list(let list)? = attachments else { return }
@@ -90,10 +90,10 @@ extension FutureState {
     mutating func complete(_ outcome: Outcome<Value>, fromFollowed: Bool = false) -> CompleteAction {
         switch takePhase() {
         case .pending(let pending) where fromFollowed || !pending.flags.contains(.following):
-            phase = .completed(StoredOutcome(outcome))
+            restorePhase(.completed(StoredOutcome(outcome)))
             return .runCallbacks(Callbacks(first: pending.first, attachments: attachments.take()))
         case let other:
-            phase = other
+            restorePhase(other)
             return .alreadyCompleted
         }
     }

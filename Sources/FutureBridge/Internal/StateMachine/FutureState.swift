@@ -85,6 +85,15 @@ struct FutureState<Value: Sendable> {
         return taken
     }
 
+    /// Puts `new` where ``takePhase()`` left ``Phase/modifying``, which holds nothing, so
+    /// it is written over instead of destroyed (an outlined call the optimizer keeps even
+    /// for a case it knows).
+    @inlinable @inline(__always)
+    mutating func restorePhase(_ new: consuming Phase) {
+        var moving = Optional(new)  // a closure cannot consume what it captures; it can take
+        withUnsafeMutablePointer(to: &phase) { $0.initialize(to: moving.take().unsafelyUnwrapped) }
+    }
+
     @inlinable
     var outcome: Outcome<Value>? {
         if case .completed(let stored) = phase { stored.outcome } else { nil }
@@ -106,10 +115,10 @@ struct FutureState<Value: Sendable> {
         switch takePhase() {
         case .pending(var pending):
             pending.flags.insert(flag)
-            phase = .pending(pending)
+            restorePhase(.pending(pending))
             return true
         case let other:
-            phase = other
+            restorePhase(other)
             return false
         }
     }

@@ -99,7 +99,21 @@ struct FutureStorage<Value: Sendable>: Sendable {
     @discardableResult
     @inlinable
     func complete(_ outcome: Outcome<Value>, fromFollowed: Bool = false) -> Bool {
-        let outcome = outcome.normalized
+        complete(normalized: outcome.normalized, fromFollowed: fromFollowed)
+    }
+
+    /// Completes the future with a success; `false` if it was already completed. The
+    /// same as `complete(.success(value))`, with the outcome's case known to the
+    /// optimizer, which then leaves out the checks for an error to retain and release.
+    @discardableResult
+    @inlinable
+    func succeed(_ value: Value) -> Bool {
+        complete(normalized: .success(value), fromFollowed: false)
+    }
+
+    /// ``complete(_:fromFollowed:)`` for an outcome already normalized.
+    @inlinable @inline(__always)
+    func complete(normalized outcome: Outcome<Value>, fromFollowed: Bool) -> Bool {
         switch withLock({ $0.complete(outcome, fromFollowed: fromFollowed) }) {
         case .alreadyCompleted:
             return false
@@ -124,11 +138,17 @@ struct FutureStorage<Value: Sendable>: Sendable {
     /// dispatches the handler when its part of the outcome is there. The wrapper is made
     /// inside the lock and only while the future is pending: observing a completed future
     /// allocates nothing.
+    ///
+    /// Consuming, and locked by hand rather than through ``withLock(_:)`` (a closure
+    /// cannot consume what it captures): an inline callback is moved into the state, not
+    /// copied there and released here (a retain and a release each).
     @inlinable
-    func observe(on context: ExecutionContext, _ callback: Callback<Value>) {
+    func observe(on context: ExecutionContext, _ callback: consuming Callback<Value>) {
         guard context.isInline else { return observeBound(on: context, callback) }
-        // Inline (nearly every handler): the lock's closure captures the callback alone.
-        if case .runNow(let outcome) = withLock({ $0.addCallback(callback) }) {
+        box.lock()
+        let action = box.state.addCallback(moving: callback)
+        box.unlock()
+        if case .runNow(let outcome, let callback) = consume action {
             Trampoline.run(callback, with: outcome, in: .inline)
         }
     }

@@ -42,6 +42,43 @@ import Testing
         #expect(outcome.value == 7)
     }
 
+    /// The moving form (what every inline handler goes through): the first callback and
+    /// the listed ones are kept in order and each runs once; after completion the
+    /// callback comes back with the outcome, and nothing is stored.
+    @Test func movedCallbacksAreKeptInOrderAndHandedBackOnceCompleted() {
+        var state = State.initial
+        let log = Locked<[String]>([])
+        for name in ["first", "second", "third"] {
+            guard
+                case .stored = state.addCallback(
+                    moving: .outcome { outcome in log.withLock { $0.append("\(name) \(outcome.value ?? -1)") } })
+            else {
+                Issue.record("not stored")
+                return
+            }
+        }
+        guard case .runCallbacks(let callbacks) = state.complete(.success(4)) else {
+            Issue.record("first completion must win")
+            return
+        }
+        callbacks.run(with: .success(4))
+        #expect(log.withLock { $0 } == ["first 4", "second 4", "third 4"])
+        guard
+            case .runNow(let outcome, let callback) = state.addCallback(
+                moving: .outcome { _ in log.withLock { $0.append("late") } })
+        else {
+            Issue.record("must run now")
+            return
+        }
+        #expect(outcome.value == 4)
+        callback(outcome)
+        #expect(log.withLock { $0 }.last == "late")
+        guard case .alreadyCompleted = state.complete(.success(5)) else {
+            Issue.record("second completion must lose")
+            return
+        }
+    }
+
     @Test func plainCancelWithoutInterestsDeliversTheRequestOnce() {
         var state = State.initial
         guard case .stored = state.addCancelAction(.run {}) else {
