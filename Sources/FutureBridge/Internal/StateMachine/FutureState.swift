@@ -75,7 +75,8 @@ struct FutureState<Value: Sendable> {
         return state
     }
 
-    /// Moves the phase out, leaving ``Phase/modifying``; the caller puts one back.
+    /// Moves the phase out, leaving ``Phase/modifying``; the caller puts one back with
+    /// ``restorePhase(_:)``.
     /// Moving instead of pattern-matching avoids copying the callback (a retain) on
     /// each event.
     @inlinable @inline(__always)
@@ -83,15 +84,6 @@ struct FutureState<Value: Sendable> {
         var taken = Phase.modifying
         swap(&taken, &phase)
         return taken
-    }
-
-    /// Puts `new` where ``takePhase()`` left ``Phase/modifying``, which holds nothing, so
-    /// it is written over instead of destroyed (an outlined call the optimizer keeps even
-    /// for a case it knows).
-    @inlinable @inline(__always)
-    mutating func restorePhase(_ new: consuming Phase) {
-        var moving = Optional(new)  // a closure cannot consume what it captures; it can take
-        withUnsafeMutablePointer(to: &phase) { $0.initialize(to: moving.take().unsafelyUnwrapped) }
     }
 
     @inlinable
