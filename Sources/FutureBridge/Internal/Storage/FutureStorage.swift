@@ -30,7 +30,8 @@ class AnyFutureBox: LockedObject, @unchecked Sendable {
 /// one allocation (64 bytes for small values). It has no behaviour of its own besides
 /// the interest counting its base class declares; ``FutureStorage`` drives it.
 // @unchecked Sendable: `state` is read and written only between `lock()` and `unlock()`
-// (``FutureStorage/withLock(_:)``). Values that cross threads through it are `Sendable`.
+// (``FutureStorage/withLock(_:)``, or by hand in ``FutureStorage/observe(on:_:)``). Values
+// that cross threads through it are `Sendable`.
 @usableFromInline
 final class FutureBox<Value: Sendable>: AnyFutureBox, @unchecked Sendable {
     // Reached only under the lock, so dynamic exclusivity checks would buy nothing.

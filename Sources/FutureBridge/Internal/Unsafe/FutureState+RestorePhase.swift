@@ -1,22 +1,30 @@
 // Putting a future's phase back after `takePhase()` without destroying the placeholder.
 //
 // Why: assigning the new phase would destroy the old value, `.modifying`, through an
-// outlined call that the optimizer keeps even though it knows the case (measured: B1
-// 687 -> 673, B3 723 -> 698 instructions per future).
+// outlined call that the optimizer keeps even though it knows the case (measured when this
+// was added: B1 687 -> 673, B3 723 -> 698 instructions per future).
 //
 // Invariant: called only while `phase` is `.modifying`, that is between `takePhase()` and
-// the `restorePhase(_:)` that ends the same transition; the pointer never leaves the call.
-// `initialize(to:)` over memory that holds a value forgets that value instead of
-// destroying it (its documentation asks for uninitialized memory or a trivial type because
-// otherwise the old value leaks). `.modifying` carries no payload, so forgetting it leaks
-// nothing. A transition that returned without restoring would leave `.modifying`, a valid
-// value, never uninitialized memory: that is why the phase is not moved out through the
-// pointer instead, although that would save B3 another 18 instructions.
+// the `restorePhase(_:)` that ends the same transition (debug builds assert it); the
+// pointer never leaves the call. This is deliberately outside the documented contract of
+// `initialize(to:)`, which asks for uninitialized memory or a trivial type: over memory
+// that holds a value it writes without destroying that value. `.modifying` carries no
+// payload, so nothing is left undestroyed. A transition that returned without restoring
+// would leave `.modifying`, a valid value, never uninitialized memory: that is why the
+// phase is not moved out through the pointer instead, although that would save B3 another
+// 18 instructions.
 extension FutureState {
     /// Puts `new` where ``takePhase()`` left ``Phase/modifying`` (see the invariant above).
     @inlinable @inline(__always)
     mutating func restorePhase(_ new: consuming Phase) {
+        assert(isModifying, "restorePhase(_:) would write over a phase that holds a value")
         var moving = Optional(new)  // a closure cannot consume what it captures; it can take
         withUnsafeMutablePointer(to: &phase) { $0.initialize(to: moving.take().unsafelyUnwrapped) }
+    }
+
+    /// Whether the phase is the placeholder ``takePhase()`` leaves (for the assertion).
+    @inlinable
+    var isModifying: Bool {
+        if case .modifying = phase { true } else { false }
     }
 }

@@ -79,6 +79,40 @@ import Testing
         }
     }
 
+    /// Nothing the moving form is given outlives its use: on a derived future (whose list
+    /// starts with the forwarding), the stored handlers are released once run, and a
+    /// handler given to the completed future is handed back without being kept as well.
+    @Test func movedCallbacksAreReleasedAndNothingIsKeptOnceCompleted() {
+        let upstream = FutureStorage<Int>.pending()
+        weak var weakCaptured: Counter?
+        do {
+            let captured = Counter()
+            weakCaptured = captured
+            var state = State.forwarding(to: upstream.box)
+            for _ in 0..<3 {
+                _ = state.addCallback(moving: .outcome { _ in captured.increment() })
+            }
+            #expect(state.dependency === upstream.box)
+            guard case .runCallbacks(let callbacks) = state.complete(.success(1)) else {
+                Issue.record("first completion must win")
+                return
+            }
+            callbacks.run(with: .success(1))
+            #expect(captured.count == 3)
+            #expect(state.attachments == nil)
+            guard case .runNow(let outcome, let callback) = state.addCallback(moving: .always { captured.increment() })
+            else {
+                Issue.record("must run now")
+                return
+            }
+            callback(outcome)
+            #expect(captured.count == 4)
+            #expect(state.attachments == nil)
+            #expect(state.outcome?.value == 1)
+        }
+        #expect(weakCaptured == nil)
+    }
+
     @Test func plainCancelWithoutInterestsDeliversTheRequestOnce() {
         var state = State.initial
         guard case .stored = state.addCancelAction(.run {}) else {
