@@ -40,7 +40,7 @@ let package = Package(
         // Helpers the test targets share: counters, recorders, TestError, stress iterations.
         .target(name: "TestSupport", dependencies: ["FutureBridge"], path: "Tests/TestSupport"),
         // A tiny HTTP server on 127.0.0.1, so tests and playgrounds drive a real URLSession.
-        .target(name: "LoopbackHTTP", path: "Playgrounds/Support/LoopbackHTTP"),
+        .target(name: "LoopbackHTTP", dependencies: ["FutureBridge"], path: "Playgrounds/Support/LoopbackHTTP"),
         .executableTarget(
             name: "Tour", dependencies: ["FutureBridge", "Reactive", "LoopbackHTTP"], path: "Playgrounds/Tour"),
         .executableTarget(

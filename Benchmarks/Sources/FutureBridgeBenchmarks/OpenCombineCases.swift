@@ -34,6 +34,8 @@ enum OpenCombineCases {
 
     static func b4(_ n: Int, on queue: DispatchQueue) async {
         for index in 0..<n {
+            // OpenCombine's promise closure is not `Sendable`: it is set once, inside the
+            // `Future`'s initializer, before the queue's job that calls it is submitted.
             nonisolated(unsafe) var resolve: ((Result<Int, Never>) -> Void)?
             let future = Future<Int, Never> { resolve = $0 }
             nonisolated(unsafe) let captured = resolve

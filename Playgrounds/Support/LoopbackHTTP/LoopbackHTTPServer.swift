@@ -3,6 +3,7 @@
 // sockets, one Dispatch thread per connection. Not for production use.
 import Dispatch
 import Foundation
+import FutureBridge
 
 #if canImport(Glibc)
     import Glibc
@@ -27,18 +28,20 @@ public final class LoopbackHTTPServer: Sendable {
         }
     }
 
+    private struct Connections: Sendable {
+        var held: Set<Int32> = []
+        var stopped = false
+    }
+
     /// The port the server listens on.
     public let port: Int
     private let listener: Int32
     private let handler: @Sendable (String) -> Response?
     private let onDisconnect: @Sendable (String) -> Void
-    private let state = NSLock()
-    // Guarded by `state`: connections held open, and whether `stop()` ran. The server
-    // is a `Sendable` class shared with its accept thread, and an `NSLock` guard is
-    // invisible to the compiler, hence `nonisolated(unsafe)`: test-support code for the
-    // playgrounds; no code that uses FutureBridge needs this.
-    nonisolated(unsafe) private var held: Set<Int32> = []
-    nonisolated(unsafe) private var stopped = false
+    // Connections held open, and whether `stop()` ran; the accept thread and the
+    // connection threads share them. `Locked` is FutureBridge's own lock around a value,
+    // `package` in scope: the playgrounds belong to its package.
+    private let state = Locked(Connections())
     private let acceptLoopEnded = DispatchSemaphore(value: 0)
 
     /// Starts listening.
@@ -68,8 +71,8 @@ public final class LoopbackHTTPServer: Sendable {
     /// Stops accepting, closes held connections, and waits for the accept loop to end.
     public func stop() {
         let connections = state.withLock {
-            stopped = true
-            return held
+            $0.stopped = true
+            return $0.held
         }
         _ = shutdown(listener, Int32(SHUT_RDWR))
         for connection in connections { _ = shutdown(connection, Int32(SHUT_RDWR)) }
@@ -133,8 +136,8 @@ public final class LoopbackHTTPServer: Sendable {
             return
         }
         let isHeld = state.withLock {
-            if stopped { return false }
-            held.insert(connection)
+            if $0.stopped { return false }
+            $0.held.insert(connection)
             return true
         }
         guard isHeld else { return }
@@ -142,8 +145,8 @@ public final class LoopbackHTTPServer: Sendable {
         var byte: UInt8 = 0
         while recv(connection, &byte, 1, 0) > 0 {}
         let byClient = state.withLock {
-            held.remove(connection)
-            return !stopped
+            $0.held.remove(connection)
+            return !$0.stopped
         }
         if byClient { onDisconnect(path) }
     }
