@@ -128,7 +128,7 @@ import Testing
         step(0)
         #expect(done.future.peek()?.value == steps)
         #expect(longest.withLock { $0.queued } <= 2)
-        #expect(longest.withLock { $0.slots } <= 2 * Trampoline.reclaimThreshold)
+        #expect(longest.withLock { $0.slots } <= 2 * FIFOQueue<Int>.reclaimThreshold)
     }
 
     @Test func retryWithMillionAttemptsKeepsTheTrampolineQueueShort() {
@@ -142,6 +142,6 @@ import Testing
             return made.count < attempts ? Future(error: TestError()) : Future(value: made.count)
         }
         #expect(result.peek()?.value == attempts)
-        #expect(longestSlots.withLock { $0 } <= 2 * Trampoline.reclaimThreshold)
+        #expect(longestSlots.withLock { $0 } <= 2 * FIFOQueue<Int>.reclaimThreshold)
     }
 }

@@ -17,11 +17,9 @@ package final class Trampoline {
     // buy nothing; they were a measurable share of every completion.
     @usableFromInline @exclusivity(unchecked)
     var isDraining = false
-    /// Jobs; those before `head` have run and are `nil`.
+    /// Jobs queued and not yet run.
     @usableFromInline @exclusivity(unchecked)
-    var queue: [(() -> Void)?] = []
-    @usableFromInline @exclusivity(unchecked)
-    var head = 0
+    var queue = FIFOQueue<() -> Void>()
 
     /// Whether this thread is running cancel actions (``runCancelActions(_:)``).
     @usableFromInline @exclusivity(unchecked)
@@ -32,10 +30,6 @@ package final class Trampoline {
     /// Cancel actions made due by the action running now, in the order they were made.
     @usableFromInline @exclusivity(unchecked)
     var cancelsMadeDue: [CancelActions] = []
-
-    /// Slots of jobs already run that the queue may keep before it reclaims them.
-    @usableFromInline
-    static var reclaimThreshold: Int { 64 }
 
     @inlinable
     init() {}
@@ -110,20 +104,9 @@ package final class Trampoline {
 
     @inlinable
     func runQueued() {
-        while head < queue.count {
-            // Taken out of its slot, so that it is released as soon as it returns.
-            let job = queue[head].take()
-            head += 1
-            job?()
-            // Reclaim the slots of the jobs run so far once they are half of the queue:
-            // a handler that queues one job per job it runs keeps the queue this short.
-            if head >= Self.reclaimThreshold && head * 2 >= queue.count {
-                queue.removeSubrange(0..<head)
-                head = 0
-            }
-        }
-        queue.removeAll(keepingCapacity: queue.capacity <= 2 * Self.reclaimThreshold)
-        head = 0
+        // Each job is taken out of the queue before it runs, so that it is released as
+        // soon as it returns; the queue reclaims the slots of the jobs run (FIFOQueue).
+        while let job = queue.popFirst() { job() }
     }
 
     /// Runs cancel actions without growing the stack per link.
@@ -168,8 +151,8 @@ package final class Trampoline {
     }
 
     /// Jobs queued and not yet run (for tests).
-    var queuedCount: Int { queue.count - head }
+    var queuedCount: Int { queue.count }
 
     /// Slots the queue holds now, run jobs not yet reclaimed included (for tests).
-    var slotCount: Int { queue.count }
+    var slotCount: Int { queue.slotCount }
 }
