@@ -103,6 +103,7 @@ public final class ManualClock: Sendable {
 
         /// Registers `entry` under `id`.
         mutating func schedule(_ id: Int, _ entry: Waiting) {
+            if order.count >= 64 && order.count >= 2 * waiting.count { dropCancelledEntries() }
             waiting[id] = entry
             order.append((entry.deadline, id))
             var child = order.count - 1
@@ -149,6 +150,16 @@ public final class ManualClock: Sendable {
             }
         }
 
+        /// Rebuilds the heap from what waits, once the entries of cancelled sleepers and
+        /// jobs are half of it: a clock whose jobs are mostly cancelled (timeouts around
+        /// work that finishes first) keeps an entry per job waiting, not one per job ever
+        /// scheduled. Amortized O(log n) per job: a rebuild of w entries follows at least
+        /// w cancellations or schedulings. A sorted array is a min-heap.
+        private mutating func dropCancelledEntries() {
+            order = waiting.map { (deadline: $0.value.deadline, id: $0.key) }
+            order.sort(by: Self.precedes)
+        }
+
         private static func precedes(_ a: (deadline: Instant, id: Int), _ b: (deadline: Instant, id: Int)) -> Bool {
             (a.deadline, a.id) < (b.deadline, b.id)
         }
@@ -165,6 +176,10 @@ public final class ManualClock: Sendable {
     /// How many tasks sleep, and ``timekeeper`` jobs wait, on this clock now (read under
     /// its lock; a cancelled sleeper or job no longer counts).
     public var sleeperCount: Int { state.withLock { $0.waiting.count } }
+
+    /// Entries in the clock's deadline heap, those of cancelled sleepers and jobs not yet
+    /// dropped included (for tests).
+    package var heapEntryCount: Int { state.withLock { $0.order.count } }
 
     /// The earliest deadline among the sleepers and jobs waiting now, or `nil` when
     /// none waits (read under the clock's lock).

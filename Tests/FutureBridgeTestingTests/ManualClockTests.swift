@@ -50,6 +50,31 @@ struct ManualClockTests {
         #expect(clock.nextDeadline == nil)
     }
 
+    /// Timeouts that are nearly all cancelled (work that finishes first): the clock keeps
+    /// heap entries for what waits, not for every job ever scheduled, and what stays
+    /// still wakes in deadline order.
+    @Test func cancelledJobsDoNotAccumulate() {
+        let clock = ManualClock()
+        let count = stressIterations(200_000, atLeast: 20_000)
+        let woken = Counter()
+        let outOfOrder = Counter()
+        var mostEntries = 0
+        for index in 0..<count {
+            let deadline = 1_000_000_000 - index
+            let timer = clock.timekeeper.run(after: deadline) {
+                if clock.now.nanoseconds != UInt64(deadline) { outOfOrder.increment() }
+                woken.increment()
+            }
+            if index % 100 != 0 { timer.requestCancellation() }
+            mostEntries = max(mostEntries, clock.heapEntryCount)
+        }
+        let live = (count + 99) / 100
+        #expect(clock.sleeperCount == live)
+        #expect(mostEntries <= 2 * live + 64)
+        #expect(clock.runUntilIdle() == live)
+        #expect(woken.count == live && outOfOrder.count == 0)
+    }
+
     @Test func advanceToStepsThroughDeadlinesSoAJobsFollowerMeasuresFromItsDeadline() {
         let clock = ManualClock()
         let times = Recorder<UInt64>()
