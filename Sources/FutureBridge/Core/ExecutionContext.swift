@@ -32,7 +32,19 @@ public struct ExecutionContext: Sendable {
         case mainImmediate
         case queue(DispatchQueue)
         case operationQueue(OperationQueue)
-        case custom(Execute)
+        case custom(CustomExecutor)
+    }
+
+    /// A ``custom(_:)`` context's function, boxed: one word, so that every context (and
+    /// so a ``Future``, its storage and its default context) takes two words.
+    @usableFromInline
+    final class CustomExecutor: Sendable {
+        @usableFromInline
+        let execute: Execute
+
+        init(_ execute: @escaping Execute) {
+            self.execute = execute
+        }
     }
 
     @usableFromInline
@@ -103,7 +115,7 @@ public struct ExecutionContext: Sendable {
     ///
     /// - Parameter execute: Called once per job; it must run the job exactly once.
     public static func custom(_ execute: @escaping Execute) -> ExecutionContext {
-        ExecutionContext(kind: .custom(execute))
+        ExecutionContext(kind: .custom(CustomExecutor(execute)))
     }
 
     /// Runs `job` in this context.
@@ -117,7 +129,7 @@ public struct ExecutionContext: Sendable {
             if MainQueue.isCurrent { job() } else { DispatchQueue.main.async(execute: job) }
         case .queue(let queue): queue.async(execute: job)
         case .operationQueue(let queue): queue.addOperation(job)
-        case .custom(let execute): execute(job)
+        case .custom(let custom): custom.execute(job)
         }
     }
 

@@ -55,6 +55,31 @@ import Testing
         #expect(ran.count == 2)
     }
 
+    /// A context is one word, so a future (its storage and its default context) is two:
+    /// `.custom` keeps its function in a box. On Linux every payload is a Swift class
+    /// reference, whose spare bits hold the case.
+    #if os(Linux)
+        @Test func aContextIsOneWordAndAFutureTwo() {
+            #expect(MemoryLayout<ExecutionContext>.size == MemoryLayout<Int>.size)
+            #expect(MemoryLayout<Future<Int>>.size == 2 * MemoryLayout<Int>.size)
+            #expect(MemoryLayout<Future<Int>>.stride == 2 * MemoryLayout<Int>.size)
+        }
+    #endif
+
+    @Test func everyKindOfContextKeepsItsKindAndRuns() {
+        let executor = ManualExecutor()
+        let ran = Counter()
+        let contexts: [ExecutionContext] = [.inline, executor.context, .custom { job in job() }]
+        for context in contexts { context.execute { ran.increment() } }
+        #expect(ran.count == 2)
+        #expect(executor.runAll() == 1)
+        #expect(ran.count == 3)
+        #expect(contexts.map(\.isInline) == [true, false, false])
+        #expect(!ExecutionContext.mainImmediate.isInline)
+        #expect(!ExecutionContext.global().isInline)
+        #expect(!ExecutionContext.operationQueue(OperationQueue()).isInline)
+    }
+
     @Test func inlineRunsTheJobBeforeExecuteReturns() {
         let ran = Counter()
         ExecutionContext.inline.execute { ran.increment() }
