@@ -60,10 +60,12 @@ public final class Promise<Value: Sendable>: Sendable {
     /// `deinit` runs after every other reference is gone.
     ///
     /// In the storage, not in the promise: an atomic on the promise's own memory takes its
-    /// address, which keeps the optimizer from placing a promise that never escapes on the
-    /// stack.
+    /// address, which keeps the optimizer from removing a promise that never escapes.
     @inlinable @inline(__always)
-    var promiseWord: UnsafeMutablePointer<UInt32> {
+    var promiseWord: UnsafeMutablePointer<UInt32> { Self.promiseWord(of: storage) }
+
+    @inlinable @inline(__always)
+    static func promiseWord(of storage: FutureStorage<Value>) -> UnsafeMutablePointer<UInt32> {
         storage.box.lockWordField(at: MemoryLayout<PlatformLock.Word>.size)
     }
 
@@ -75,33 +77,22 @@ public final class Promise<Value: Sendable>: Sendable {
     static var originShift: UInt32 { 2 }
 
     /// Where the promise was created, as reports name it.
-    var origin: (fileID: String, line: Int) {
-        PromiseOrigins.location(numbered: fb_u32_load_relaxed(promiseWord) >> Self.originShift)
+    var origin: (fileID: String, line: Int) { Self.origin(of: storage) }
+
+    /// Where the promise of `storage` was created, as reports name it.
+    static func origin(of storage: FutureStorage<Value>) -> (fileID: String, line: Int) {
+        PromiseOrigins.location(numbered: fb_u32_load_relaxed(promiseWord(of: storage)) >> originShift)
     }
 
     /// Inlinable so that the optimizer sees that it lets nothing escape: a promise that
-    /// never escapes its function (created, completed and observed there) then lives on
-    /// the stack, and its release calls this directly instead of going through the
-    /// runtime's generic release (B1 in the Benchmarks package).
+    /// never escapes its function (created, completed and observed there) is then not
+    /// allocated at all, and its release is this check (B1 in the Benchmarks package).
+    /// `self` must not escape here either, which is why ``FutureStorage/abandonPromise()``
+    /// takes the storage: a deinit that passes `self` on makes the optimizer keep the
+    /// object (on the stack) and mark it as deallocating first, a runtime call.
     @inlinable
     deinit {
-        if fb_u32_load_relaxed(promiseWord) & Self.settledBit == 0 { abandon() }
-    }
-
-    /// Fails the future of a promise released while pending. A function of its own so
-    /// that `deinit` does not look up the metadata of `Outcome<Value>` for every promise
-    /// (unspecialized, that lookup was a sixth of a promise's cost), and stays small.
-    @usableFromInline @inline(never)
-    func abandon() {
-        let origin = origin
-        let error = AbandonedPromiseError(fileID: origin.fileID, line: origin.line)
-        if storage.complete(.failure(error)) {
-            Diagnostics.report(
-                Diagnostic(
-                    kind: .promiseAbandoned,
-                    message: "a promise was released while its future was pending; the future failed",
-                    fileID: error.fileID, line: error.line))
-        }
+        if fb_u32_load_relaxed(promiseWord) & Self.settledBit == 0 { storage.abandonPromise() }
     }
 
     /// The read side, to hand to consumers. Every call returns a view of the same future.
@@ -123,7 +114,8 @@ public final class Promise<Value: Sendable>: Sendable {
     public func complete(with outcome: Outcome<Value>) -> Bool {
         // Marked first: when this call loses, the future is completed or follows another
         // future, and the mark is as true. The promise is then last used before the
-        // completion, which lets a promise on the stack be released without the runtime.
+        // completion, which lets a promise that never escapes be released without the
+        // runtime.
         fb_u32_fetch_or_relaxed(promiseWord, Self.settledBit)
         return storage.complete(outcome)
     }
@@ -308,5 +300,24 @@ extension Promise where Value == Void {
     @inlinable
     public func succeed() -> Bool {
         succeed(())
+    }
+}
+
+extension FutureStorage {
+    /// Fails this future, whose promise was released while it was pending. A function
+    /// of its own so that the promise's `deinit` does not look up the metadata of
+    /// `Outcome<Value>` for every promise (unspecialized, that lookup was a sixth of a
+    /// promise's cost), and stays small.
+    @usableFromInline @inline(never)
+    func abandonPromise() {
+        let origin = Promise.origin(of: self)
+        let error = AbandonedPromiseError(fileID: origin.fileID, line: origin.line)
+        if complete(.failure(error)) {
+            Diagnostics.report(
+                Diagnostic(
+                    kind: .promiseAbandoned,
+                    message: "a promise was released while its future was pending; the future failed",
+                    fileID: error.fileID, line: error.line))
+        }
     }
 }
