@@ -86,7 +86,7 @@ extension FutureState {
 
     /// Completes with `outcome`. A bound future accepts only the completion that comes
     /// from the future it follows (`fromFollowed`).
-    @inlinable
+    @inlinable @inline(__always)
     mutating func complete(_ outcome: Outcome<Value>, fromFollowed: Bool = false) -> CompleteAction {
         switch takePhase() {
         case .pending(let pending) where fromFollowed || !pending.flags.contains(.following):
@@ -96,6 +96,18 @@ extension FutureState {
             restorePhase(other)
             return .alreadyCompleted
         }
+    }
+
+    /// Completes with `outcome` if nothing waits for it (pending, not bound, no callback
+    /// and no attachment): the completion then has nothing to run, and is a store.
+    /// `false` (and nothing changes) otherwise.
+    @inlinable @inline(__always)
+    mutating func completeIfNothingWaits(with outcome: Outcome<Value>) -> Bool {
+        guard attachments == nil, case .pending(let pending) = phase, pending.first == nil,
+            !pending.flags.contains(.following)
+        else { return false }
+        replacePhaseHoldingNothing(with: .completed(StoredOutcome(outcome)))
+        return true
     }
 
     /// The promise will take its outcome from another future. `false` if it is already

@@ -106,16 +106,37 @@ struct FutureStorage<Value: Sendable>: Sendable {
     /// Completes the future with a success; `false` if it was already completed. The
     /// same as `complete(.success(value))`, with the outcome's case known to the
     /// optimizer, which then leaves out the checks for an error to retain and release.
+    ///
+    /// When nothing waits for the future yet (a promise completed before anybody
+    /// observes it), this is a lock, a check, a store and an unlock; otherwise
+    /// ``succeedHoldingLock(_:)`` does the rest. Never inlined: apart, the short path
+    /// saves no registers (the long one is a call of its own), and callers stay small
+    /// (inlined, it made the optimizer keep a caller's promise on the stack).
     @discardableResult
-    @inlinable
+    @inlinable @inline(never)
     func succeed(_ value: Value) -> Bool {
-        complete(normalized: .success(value), fromFollowed: false)
+        box.lock()
+        if box.state.completeIfNothingWaits(with: .success(value)) {
+            box.unlock()
+            return true
+        }
+        return succeedHoldingLock(value)
     }
 
-    /// ``complete(_:fromFollowed:)`` for an outcome already normalized.
+    /// ``succeed(_:)`` once something may wait: called with the lock held; releases it.
+    @inlinable @inline(never)
+    func succeedHoldingLock(_ value: Value) -> Bool {
+        complete(normalized: .success(value), fromFollowed: false, lockHeld: true)
+    }
+
+    /// ``complete(_:fromFollowed:)`` for an outcome already normalized. Takes the lock
+    /// unless `lockHeld`, and releases it.
     @inlinable @inline(__always)
-    func complete(normalized outcome: Outcome<Value>, fromFollowed: Bool) -> Bool {
-        switch withLock({ $0.complete(outcome, fromFollowed: fromFollowed) }) {
+    func complete(normalized outcome: Outcome<Value>, fromFollowed: Bool, lockHeld: Bool = false) -> Bool {
+        if !lockHeld { box.lock() }
+        let action = box.state.complete(outcome, fromFollowed: fromFollowed)
+        box.unlock()
+        switch consume action {
         case .alreadyCompleted:
             return false
         case .runCallbacks(let callbacks):

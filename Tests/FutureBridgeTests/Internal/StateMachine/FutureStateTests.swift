@@ -42,6 +42,51 @@ import Testing
         #expect(outcome.value == 7)
     }
 
+    /// The short path of `succeed`: it completes only a future nothing waits for, and
+    /// then exactly as `complete` would (the cancellation flags go with the pending phase;
+    /// interests stay); anything else is left unchanged for the long path.
+    @Test func completingWhenNothingWaitsTakesOnlyAFutureWithNothingToRun() {
+        var fresh = State.initial
+        fresh.interestAdded()
+        _ = fresh.interestWithdrawn(cancelling: true)  // a request with no action: flags only
+        let completed = fresh.completeIfNothingWaits(with: .success(1))
+        #expect(completed)
+        #expect(fresh.outcome?.value == 1)
+        #expect(fresh.attachments == nil)
+        let again = fresh.completeIfNothingWaits(with: .success(2))
+        #expect(!again)  // completed: refused
+        #expect(fresh.outcome?.value == 1)
+        guard case .alreadyCompleted = fresh.complete(.success(3)) else {
+            Issue.record("a future completed on the short path must stay completed")
+            return
+        }
+
+        var observed = State.initial
+        _ = observed.addCallback(.outcome { _ in })
+        var listed = State.initial
+        listed.attach(.cancel(.run {}))
+        var forwarding = State.forwarding(to: FutureStorage<Int>.pending().box)
+        var bound = State.initial
+        _ = bound.claimForFollowing()
+        let waited: [(String, State)] = [
+            ("observed", observed), ("listed", listed), ("forwarding", forwarding), ("bound", bound),
+        ]
+        for (name, state) in waited {
+            var state = state
+            let completed = state.completeIfNothingWaits(with: .success(4))
+            #expect(!completed, "\(name)")
+            #expect(state.outcome == nil, "\(name)")
+            #expect(state.holdsNothing == (name != "observed"), "\(name)")
+        }
+        guard case .runCallbacks(let callbacks) = observed.complete(.success(5)) else {
+            Issue.record("the long path must still complete an observed future")
+            return
+        }
+        #expect(Array(callbacks).count == 1)
+        _ = forwarding.complete(.success(6))
+        #expect(forwarding.outcome?.value == 6)
+    }
+
     /// The moving form (what every inline handler goes through): the first callback and
     /// the listed ones are kept in order and each runs once; after completion the
     /// callback comes back with the outcome, and nothing is stored.
