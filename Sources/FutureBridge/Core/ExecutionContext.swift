@@ -35,10 +35,12 @@ public struct ExecutionContext: Sendable {
         case custom(CustomExecutor)
     }
 
-    /// A ``custom(_:)`` context's function, boxed: one word, so that every context (and
-    /// so a ``Future``, its storage and its default context) takes two words.
+    /// A ``custom(_:)`` context's function, boxed in one word, so that a context takes one
+    /// word and a ``Future`` (its storage and its default context) two. Creating a
+    /// `.custom` context allocates this box once; keep a context you use often.
     @usableFromInline
     final class CustomExecutor: Sendable {
+        /// The function given to ``ExecutionContext/custom(_:)``, called once per job.
         @usableFromInline
         let execute: Execute
 

@@ -64,6 +64,8 @@ public final class Promise<Value: Sendable>: Sendable {
     @inlinable @inline(__always)
     var promiseWord: UnsafeMutablePointer<UInt32> { Self.promiseWord(of: storage) }
 
+    /// ``promiseWord`` of the promise of `storage`: for the code that has the storage and
+    /// not the promise (``FutureStorage/abandonPromise()``, run from `deinit`).
     @inlinable @inline(__always)
     static func promiseWord(of storage: FutureStorage<Value>) -> UnsafeMutablePointer<UInt32> {
         storage.box.lockWordField(at: MemoryLayout<PlatformLock.Word>.size)
@@ -303,6 +305,8 @@ extension Promise where Value == Void {
     }
 }
 
+// Here rather than with the rest of FutureStorage: it is the promise's `deinit`, run with
+// the storage only (see that `deinit`).
 extension FutureStorage {
     /// Fails this future, whose promise was released while it was pending. A function
     /// of its own so that the promise's `deinit` does not look up the metadata of

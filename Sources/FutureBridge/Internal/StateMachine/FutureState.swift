@@ -31,6 +31,9 @@ struct FutureState<Value: Sendable> {
         case modifying
     }
 
+    /// `first` must stay its only field that holds a reference: a pending phase without a
+    /// first callback is overwritten without being destroyed
+    /// (``replacePhaseHoldingNothing(with:)``).
     @usableFromInline
     struct Pending {
         @usableFromInline

@@ -30,8 +30,10 @@ class AnyFutureBox: LockedObject, @unchecked Sendable {
 /// one allocation (64 bytes for small values). It has no behaviour of its own besides
 /// the interest counting its base class declares; ``FutureStorage`` drives it.
 // @unchecked Sendable: `state` is read and written only between `lock()` and `unlock()`
-// (``FutureStorage/withLock(_:)``, or by hand in ``FutureStorage/observe(on:_:)``). Values
-// that cross threads through it are `Sendable`.
+// (``FutureStorage/withLock(_:)``, or by hand in ``FutureStorage/observe(on:_:)``,
+// ``FutureStorage/succeed(_:)`` and ``FutureStorage/completeHoldingLock(normalized:fromFollowed:)``,
+// which releases the lock its caller took). Values that cross threads through it are
+// `Sendable`.
 @usableFromInline
 final class FutureBox<Value: Sendable>: AnyFutureBox, @unchecked Sendable {
     // Reached only under the lock, so dynamic exclusivity checks would buy nothing.
@@ -126,14 +128,20 @@ struct FutureStorage<Value: Sendable>: Sendable {
     /// ``succeed(_:)`` once something may wait: called with the lock held; releases it.
     @inlinable @inline(never)
     func succeedHoldingLock(_ value: Value) -> Bool {
-        complete(normalized: .success(value), fromFollowed: false, lockHeld: true)
+        completeHoldingLock(normalized: .success(value), fromFollowed: false)
     }
 
-    /// ``complete(_:fromFollowed:)`` for an outcome already normalized. Takes the lock
-    /// unless `lockHeld`, and releases it.
+    /// ``complete(_:fromFollowed:)`` for an outcome already normalized.
     @inlinable @inline(__always)
-    func complete(normalized outcome: Outcome<Value>, fromFollowed: Bool, lockHeld: Bool = false) -> Bool {
-        if !lockHeld { box.lock() }
+    func complete(normalized outcome: Outcome<Value>, fromFollowed: Bool) -> Bool {
+        box.lock()
+        return completeHoldingLock(normalized: outcome, fromFollowed: fromFollowed)
+    }
+
+    /// ``complete(normalized:fromFollowed:)`` with the lock already held by the caller;
+    /// releases it, then runs the callbacks.
+    @inlinable @inline(__always)
+    func completeHoldingLock(normalized outcome: Outcome<Value>, fromFollowed: Bool) -> Bool {
         let action = box.state.complete(outcome, fromFollowed: fromFollowed)
         box.unlock()
         switch consume action {

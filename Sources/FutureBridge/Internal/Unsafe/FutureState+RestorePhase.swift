@@ -23,8 +23,7 @@ extension FutureState {
     @inlinable @inline(__always)
     mutating func restorePhase(_ new: consuming Phase) {
         assert(isModifying, "restorePhase(_:) would write over a phase that holds a value")
-        var moving = Optional(new)  // a closure cannot consume what it captures; it can take
-        withUnsafeMutablePointer(to: &phase) { $0.initialize(to: moving.take().unsafelyUnwrapped) }
+        writePhase(over: new)
     }
 
     /// Sets `new` over a phase that holds no reference: a pending one without a first
@@ -32,14 +31,21 @@ extension FutureState {
     /// outlined call (measured: 19 of B1's instructions); here nothing needs destroying.
     @inlinable @inline(__always)
     mutating func replacePhaseHoldingNothing(with new: consuming Phase) {
-        assert(holdsNothing, "replacePhaseHoldingNothing(with:) would write over a phase that holds a value")
-        var moving = Optional(new)
+        assert(holdsNoReference, "replacePhaseHoldingNothing(with:) would write over a phase that holds a value")
+        writePhase(over: new)
+    }
+
+    /// Writes `new` into `phase` without destroying what is there; only for the two
+    /// callers above, under their invariants.
+    @inlinable @inline(__always)
+    mutating func writePhase(over new: consuming Phase) {
+        var moving = Optional(new)  // a closure cannot consume what it captures; it can take
         withUnsafeMutablePointer(to: &phase) { $0.initialize(to: moving.take().unsafelyUnwrapped) }
     }
 
     /// Whether the phase holds no reference (for the assertion).
     @inlinable
-    var holdsNothing: Bool {
+    var holdsNoReference: Bool {
         switch phase {
         case .modifying: true
         case .pending(let pending): pending.first == nil
