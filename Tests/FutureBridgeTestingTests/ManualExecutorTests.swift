@@ -82,6 +82,7 @@ struct ManualExecutorTests {
     @Test func aMainActorTestRunsTheJobsOnTheMainActor() {
         let executor = ManualExecutor()
         let ranOnMain = Recorder<Bool>()
+        // The probe: `assumeIsolated` stops the test unless the job runs on the main actor.
         executor.context.execute { ranOnMain.append(MainActor.assumeIsolated { true }) }
         executor.runAll()
         #expect(ranOnMain.all == [true])

@@ -19,21 +19,8 @@ extension FutureState {
     mutating func addCallback(_ makeCallback: () -> Callback<Value>) -> AddCallbackAction {
         // A completed future is only read: no moving the phase out and back.
         if case .completed(let stored) = phase { return .runNow(stored.outcome) }
-        switch takePhase() {
-        case .pending(var pending):
-            if pending.first == nil {
-                pending.first = makeCallback()
-            } else {
-                attach(.callback(makeCallback()))
-            }
-            restorePhase(.pending(pending))
-            return .stored
-        case .completed(let stored):
-            restorePhase(.completed(stored))
-            return .runNow(stored.outcome)
-        case .modifying:
-            preconditionFailure("FutureState observed while being modified")
-        }
+        keep(makeCallback())
+        return .stored
     }
 
     @usableFromInline
@@ -48,6 +35,14 @@ extension FutureState {
     @inlinable @inline(__always)
     mutating func addCallback(moving callback: consuming Callback<Value>) -> MovingAddCallbackAction {
         if case .completed(let stored) = phase { return .runNow(stored.outcome, callback) }
+        keep(callback)
+        return .stored
+    }
+
+    /// Keeps `callback` on this pending future: in the first slot if it is free, else at
+    /// the end of the attachment list.
+    @inlinable @inline(__always)
+    mutating func keep(_ callback: consuming Callback<Value>) {
         guard case .pending(var pending) = takePhase() else {
             preconditionFailure("FutureState observed while being modified")
         }
@@ -57,7 +52,6 @@ extension FutureState {
             attach(.callback(callback))
         }
         restorePhase(.pending(pending))
-        return .stored
     }
 
     /// Appends to the attachment list, making one if needed; returns the new entry's

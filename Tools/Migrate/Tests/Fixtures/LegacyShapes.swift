@@ -315,13 +315,13 @@ public final class LegacyStore: Sendable {
 
     /// Runs `body` with a connection that is valid only during the call.
     public func withConnection(_ body: @escaping @Sendable (Connection) -> Void) {
-        nonisolated(unsafe) let connection = Connection()
+        nonisolated(unsafe) let connection = Connection()  // a legacy API's non-Sendable value, used on one thread
         finish({ body(connection) }, { body(connection) })
     }
 
     /// Opens a connection: a `Result` of a value that cannot leave the callback.
     public func connect(_ handler: @escaping @Sendable (Result<Connection, any Error>) -> Void) {
-        nonisolated(unsafe) let connection = Connection()
+        nonisolated(unsafe) let connection = Connection()  // a legacy API's non-Sendable value, used on one thread
         finish({ handler(.success(connection)) }, { handler(.failure(FixtureError("no connection"))) })
     }
 
@@ -368,7 +368,7 @@ public final class Box<Content>: @unchecked Sendable {
 
     /// Opens the box.
     public func open(completion: @escaping @Sendable (Content?, (any Error)?) -> Void) {
-        nonisolated(unsafe) let content = content
+        nonisolated(unsafe) let content = content  // a legacy API's unconstrained value, read once
         DispatchQueue.global().async { completion(content, nil) }
     }
 }

@@ -92,7 +92,7 @@ public final class SkippedAPI: @unchecked Sendable {
 
     /// The value is not Sendable, and this shape has no scoped form.
     public func openConnection(completion: @escaping @Sendable (Connection?, (any Error)?) -> Void) {
-        nonisolated(unsafe) let connection = Connection()
+        nonisolated(unsafe) let connection = Connection()  // a legacy API's non-Sendable value, used on one thread
         completion(connection, nil)
     }
 
