@@ -74,10 +74,15 @@ public final class FutureLimiter: Sendable {
             context.execute {
                 let inner: Future<Value>
                 do { inner = try work() } catch { inner = Future(error: error) }
+                // Registered on `output` while it is still pending (this job claimed the
+                // turn, so no cancel request completes it, and it does not follow `inner`
+                // yet): the completion of `output` takes this callback together with every
+                // handler attached before it, on one thread, and the next unit starts after
+                // those have run or been queued. Registered on `inner` instead, it could
+                // run on this thread as soon as `inner` is completed, while the thread that
+                // completed `inner` had not yet completed `output` and run its handlers.
+                output.whenComplete { _ in Trampoline.runAfterQueuedCallbacks { self.startNext() } }
                 output.complete(using: inner.storage)
-                // Completing `inner` completes `output` first, whose inline handlers are
-                // then run or queued on this thread: the next unit starts after them.
-                inner.storage.whenComplete { _ in Trampoline.runAfterQueuedCallbacks { self.startNext() } }
             }
             return true
         }
