@@ -33,6 +33,11 @@ import FutureBridgeAtomics
 /// released its completion handler without calling it), the future fails with
 /// ``AbandonedPromiseError``, naming the `#fileID:#line` where the promise was created,
 /// and ``Diagnostics`` reports it. Awaiting tasks resume; nothing hangs or leaks.
+///
+/// A promise released after a cancel request reached it, when nothing waits for its
+/// future any more (every awaiting task and token withdrew, and no handler, derived
+/// future or blocked `wait` remains), is not misuse: going away is how its producer
+/// honoured the request. The future completes as cancelled and nothing is reported.
 public final class Promise<Value: Sendable>: Sendable {
     /// The promise's only field, so that the object is 24 bytes (a 32-byte allocation): M1
     /// in the Benchmarks package counts every byte a pending future keeps. The creation
@@ -312,11 +317,21 @@ extension FutureStorage {
     /// of its own so that the promise's `deinit` does not look up the metadata of
     /// `Outcome<Value>` for every promise (unspecialized, that lookup was a sixth of a
     /// promise's cost), and stays small.
+    ///
+    /// A promise whose cancel request reached it, released once nothing waits for its
+    /// future any more, completes the future as cancelled instead, and is not reported:
+    /// going away is how its producer honoured the request.
     @usableFromInline @inline(never)
     func abandonPromise() {
-        let origin = Promise.origin(of: self)
+        let origin = Promise.origin(of: self)  // before the lock: the origins have their own
         let error = AbandonedPromiseError(fileID: origin.fileID, line: origin.line)
-        if complete(.failure(error)) {
+        switch withLock({ $0.promiseReleased(failingWith: error) }) {
+        case .alreadyCompleted:
+            return
+        case .cancelledQuietly(let callbacks):
+            Trampoline.run(callbacks, with: .cancelled)
+        case .failed(let callbacks):
+            Trampoline.run(callbacks, with: .failure(error))
             Diagnostics.report(
                 Diagnostic(
                     kind: .promiseAbandoned,

@@ -29,7 +29,7 @@ import Testing
             promise.onCancellationRequest { _ in runs.increment() }
             #expect(runs.count == 1)
         }
-        #expect(reports.map(\.kind) == [.promiseAbandoned])  // a promise left pending on purpose
+        #expect(reports.isEmpty)  // left pending after its request reached it, nothing waiting: not misuse
     }
 
     @Test func handlerRunsAtMostOnce() {
@@ -43,7 +43,7 @@ import Testing
             token.cancel()
             #expect(runs.count == 1)
         }
-        #expect(reports.map(\.kind) == [.promiseAbandoned])  // a promise left pending on purpose
+        #expect(reports.isEmpty)  // left pending after its request reached it, nothing waiting: not misuse
     }
 
     @Test func handlerNeverRunsAfterCompletion() {
@@ -86,7 +86,7 @@ import Testing
             #expect(runs.count == 1)
             #expect(first.isCancelled && second.isCancelled)
         }
-        #expect(reports.map(\.kind) == [.promiseAbandoned])  // a promise left pending on purpose
+        #expect(reports.isEmpty)  // left pending after its request reached it, nothing waiting: not misuse
     }
 
     @Test func releasedTokenGivesItsInterestBackWithoutCancelling() {
@@ -103,7 +103,7 @@ import Testing
             promise.future.requestCancellation()
             #expect(runs.count == 1)
         }
-        #expect(reports.map(\.kind) == [.promiseAbandoned])  // a promise left pending on purpose
+        #expect(reports.isEmpty)  // left pending after its request reached it, nothing waiting: not misuse
     }
 
     @Test func requestTravelsThroughAMapAndFlatMapChainToTheRoot() {

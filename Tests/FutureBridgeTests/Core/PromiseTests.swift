@@ -136,4 +136,111 @@ import Testing
         let outcome = await awaited
         #expect(outcome.error is AbandonedPromiseError)
     }
+
+    /// A callback API that ignores cancel requests: it keeps the completion handlers it is
+    /// given (and, for the test, the futures they complete) until told to drop them.
+    final class IgnoringAPI: Sendable {
+        private let handlers = Locked<[@Sendable (Result<Int, any Error>) -> Void]>([])
+        private let futures = Locked<[Future<Int>]>([])
+
+        func load(_ promise: Promise<Int>) {
+            handlers.withLock { $0.append(promise.resolve) }
+            futures.withLock { $0.append(promise.future) }
+        }
+
+        /// A task awaiting a call through `withPromise`, once it is suspended, and the
+        /// call's future.
+        func awaitedCall() async -> (task: Task<Int, any Error>, future: Future<Int>) {
+            let task = Task { try await withPromise(of: Int.self) { self.load($0) } }
+            while true {
+                if let future = futures.withLock({ $0.first }) {
+                    await future.waitForAwaiters(count: 1)
+                    return (task, future)
+                }
+                await Task.yield()
+            }
+        }
+
+        /// Releases every handler without calling it (outside the lock).
+        func dropAll() {
+            let dropped = handlers.withLock { handlers in
+                defer { handlers.removeAll() }
+                return handlers
+            }
+            withExtendedLifetime(dropped) {}
+        }
+    }
+
+    @Test func promiseReleasedAfterItsCancelledAwaiterLeftIsNotReported() async {
+        let api = IgnoringAPI()
+        let reports = await withDiagnosticsCapture {
+            let (task, future) = await api.awaitedCall()
+            task.cancel()  // the request reaches the promise; the API ignores it
+            #expect(await task.result.error is CancellationError)
+            api.dropAll()
+            #expect(future.peek()?.isCancelled == true)
+        }
+        #expect(reports.isEmpty)
+    }
+
+    @Test func promiseReleasedAfterACancelRequestWhileATaskStillAwaitsIsReported() async {
+        let api = IgnoringAPI()
+        let reports = await withDiagnosticsCapture {
+            let (first, future) = await api.awaitedCall()
+            first.cancel()
+            #expect(await first.result.error is CancellationError)
+            let second = Task { try await future.value }  // arrives after the request
+            await future.waitForAwaiters(count: 1)
+            api.dropAll()
+            #expect(await second.result.error is AbandonedPromiseError)
+        }
+        #expect(reports.map(\.kind) == [.promiseAbandoned])
+    }
+
+    @Test func promiseReleasedAfterACancelRequestWhileAHandlerWaitsIsReported() {
+        let reports = withDiagnosticsCapture {
+            var promise: Promise<Int>? = Promise<Int>()
+            let future = promise!.future
+            let outcomes = Recorder<Outcome<Int>>()
+            future.onComplete { outcomes.append($0) }  // observes without an interest
+            future.requestCancellation()
+            #expect(promise?.isCancellationRequested == true)
+            promise = nil
+            #expect(outcomes.all.first?.error is AbandonedPromiseError)
+        }
+        #expect(reports.map(\.kind) == [.promiseAbandoned])
+    }
+
+    @Test func promiseReleasedWithoutACancelRequestIsReported() async {
+        let api = IgnoringAPI()
+        let reports = await withDiagnosticsCapture {
+            let (task, _) = await api.awaitedCall()
+            api.dropAll()
+            #expect(await task.result.error is AbandonedPromiseError)
+
+            // Nobody waits either: the one interest went back without asking to cancel.
+            var promise: Promise<Int>? = Promise<Int>()
+            let future = promise!.future
+            var token: CancellationToken? = future.cancellationToken()
+            token = nil
+            #expect(token == nil && future.interestCount == 0)
+            promise = nil
+            #expect(future.peek()?.error is AbandonedPromiseError)
+        }
+        #expect(reports.map(\.kind) == [.promiseAbandoned, .promiseAbandoned])
+    }
+
+    @Test func sharedFutureReleasedAfterOneOfTwoAwaitersCancelledIsReported() async {
+        let api = IgnoringAPI()
+        let reports = await withDiagnosticsCapture {
+            let (first, future) = await api.awaitedCall()
+            let second = Task { try await future.value }
+            await future.waitForAwaiters(count: 2)
+            first.cancel()  // the other awaiter still wants the value: no request
+            #expect(await first.result.error is CancellationError)
+            api.dropAll()
+            #expect(await second.result.error is AbandonedPromiseError)
+        }
+        #expect(reports.map(\.kind) == [.promiseAbandoned])
+    }
 }

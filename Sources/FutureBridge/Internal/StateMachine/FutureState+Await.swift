@@ -120,7 +120,8 @@ extension FutureState {
         return nil
     }
 
-    /// The callbacks registered now, awaiters and waiters included (for tests).
+    /// The callbacks registered now, awaiters and waiters included (for ``isAwaited``
+    /// and tests).
     var registeredCallbackCount: Int {
         guard case .pending(let pending) = phase else { return 0 }
         var count = pending.first == nil ? 0 : 1

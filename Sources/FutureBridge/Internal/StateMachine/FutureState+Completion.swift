@@ -98,6 +98,34 @@ extension FutureState {
         }
     }
 
+    @usableFromInline
+    enum AbandonAction {
+        /// Completed or bound already: the promise was not the one to complete it.
+        case alreadyCompleted
+        /// Completed as cancelled: the request had reached the producer and nothing
+        /// waits any more, so the producer going away honoured it. Not misuse.
+        case cancelledQuietly(Callbacks)
+        /// Failed with the error given: misuse, to report.
+        case failed(Callbacks)
+    }
+
+    /// The promise was released while this future was pending. After its cancel request
+    /// was delivered, with nothing waiting any more (``isAwaited``), the future completes
+    /// as cancelled; otherwise it fails with `error`.
+    mutating func promiseReleased(failingWith error: any Error) -> AbandonAction {
+        let quiet = isCancellationRequested && !isAwaited
+        switch complete(quiet ? .cancelled : .failure(error)) {
+        case .alreadyCompleted: return .alreadyCompleted
+        case .runCallbacks(let callbacks): return quiet ? .cancelledQuietly(callbacks) : .failed(callbacks)
+        }
+    }
+
+    /// Whether anything waits for the outcome: an interest, a handler (a derived or bound
+    /// future's too), an awaiting task or a blocked thread.
+    var isAwaited: Bool {
+        interests > 0 || registeredCallbackCount > 0
+    }
+
     /// Completes with `outcome` if nothing waits for it (pending, not bound, no callback
     /// and no attachment): the completion then has nothing to run, and is a store.
     /// `false` (and nothing changes) otherwise.

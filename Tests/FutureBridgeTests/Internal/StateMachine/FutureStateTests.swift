@@ -312,4 +312,49 @@ import Testing
         }
         #expect(outcome.value == 5)
     }
+
+    /// A released promise: cancelled without a report only after its request was
+    /// delivered and while nothing waits; failed (and reported) otherwise.
+    @Test func releasedPromiseIsQuietOnlyAfterADeliveredRequestWithNothingWaiting() {
+        let error = TestError()
+        func released(_ state: State) -> String {
+            var state = state
+            switch state.promiseReleased(failingWith: error) {
+            case .alreadyCompleted: return "already completed"
+            case .cancelledQuietly(let callbacks):
+                #expect(callbacks.isEmpty && state.outcome?.isCancelled == true)
+                return "cancelled"
+            case .failed:
+                #expect(state.outcome?.error is TestError)
+                return "failed"
+            }
+        }
+        var requested = State.initial
+        _ = requested.cancellationRequested()
+        #expect(released(requested) == "cancelled")
+
+        var awaitedAgain = requested
+        awaitedAgain.interestAdded()  // a consumer arrived after the request
+        var observed = requested
+        _ = observed.addCallback(.outcome { _ in })  // a handler, which holds no interest
+        var voteHeld = State.initial
+        voteHeld.interestAdded()
+        voteHeld.interestAdded()
+        _ = voteHeld.interestWithdrawn(cancelling: true)  // one of two consumers left
+        var givenBack = State.initial
+        givenBack.interestAdded()
+        _ = givenBack.interestWithdrawn(cancelling: false)  // nobody waits, nobody asked
+        #expect(released(awaitedAgain) == "failed")
+        #expect(released(observed) == "failed")
+        #expect(released(voteHeld) == "failed")
+        #expect(released(givenBack) == "failed")
+        #expect(released(.initial) == "failed")
+
+        var bound = requested
+        _ = bound.claimForFollowing()
+        var completed = requested
+        _ = completed.complete(.success(1))
+        #expect(released(bound) == "already completed")
+        #expect(released(completed) == "already completed")
+    }
 }
