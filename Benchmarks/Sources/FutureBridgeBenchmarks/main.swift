@@ -160,6 +160,16 @@ func bytes<T>(_ make: () -> T, finish: (T) -> Void) -> Timing {
             }
         ),
         (
+            "B11",
+            {  // a callback API awaited through the form the migration assistant writes, next
+                // to the careful hand-written form, in turns (the ratio is what counts)
+                let (migrated, byHand) = await Harness.perOperationInTurns(
+                    iterations: b4, MigratedFormCases.b11Migrated, MigratedFormCases.b11ByHand)
+                await record("B11", "futurebridge", ns, migrated)
+                await record("B11", "hand-written", ns, byHand)
+            }
+        ),
+        (
             "B5",
             {  // when-all over 10,000 pending futures resolved afterwards
                 await record("B5", "futurebridge", "ms", b5(FutureBridgeCases.b5WhenAll))
