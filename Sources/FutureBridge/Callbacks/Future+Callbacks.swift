@@ -22,6 +22,7 @@ extension Future {
     ///   - fileID: Where the bridge is created; named if the promise is abandoned.
     ///   - line: The line where the bridge is created.
     ///   - body: Starts the work; runs synchronously on the calling thread.
+    @inlinable
     public init(
         fileID: StaticString = #fileID, line: UInt = #line,
         _ body: (Promise<Value>) throws -> Void
@@ -63,6 +64,7 @@ extension Future {
 /// - Returns: The value the callback delivered.
 /// - Throws: The callback's error, `CancellationError` when cancelled, or the
 ///   bridge's misuse errors.
+@inlinable
 public func withPromise<Value: Sendable>(
     of type: Value.Type = Value.self,
     isolation: isolated (any Actor)? = #isolation,

@@ -28,6 +28,7 @@ import FutureBridgeAtomics
 ///   future fails with ``AbandonedPromiseError``, naming where the promise was made.
 extension Promise {
     /// Completes from a `(Result<Value, Failure>) -> Void` callback.
+    @inlinable
     public func resolve<Failure: Error>(_ result: Result<Value, Failure>) {
         switch result {
         case .success(let value): adapterCompletes(.success(value))
@@ -37,6 +38,7 @@ extension Promise {
 
     /// Completes from a `(Value?, Error?) -> Void` callback: the error wins if both are
     /// given; neither fails the future with ``InvalidCallbackError``.
+    @inlinable
     public func resolve(_ value: Value?, _ error: (any Error)?) {
         adapterCompletes(Self.outcome(value, error, convention: "(Value?, Error?)"))
     }
@@ -44,18 +46,21 @@ extension Promise {
     /// Completes from an `(Error?, Value?) -> Void` callback (error first, as in
     /// Node-style APIs): the error wins if both are given; neither fails the future
     /// with ``InvalidCallbackError``.
+    @inlinable
     public func resolve(_ error: (any Error)?, _ value: Value?) {
         adapterCompletes(Self.outcome(value, error, convention: "(Error?, Value?)"))
     }
 
     /// Completes from a `(Value, Error?) -> Void` callback: a non-nil error fails the
     /// future, otherwise the value completes it.
+    @inlinable
     public func resolve(_ value: Value, _ error: (any Error)?) {
         adapterCompletes(error.map { .failure($0) } ?? .success(value))
     }
 
     /// Completes from a `(Value) -> Void` callback that cannot fail, or from the success
     /// handler of a success-plus-failure pair (see ``reject(_:)``).
+    @inlinable
     public func resolve(_ value: Value) {
         adapterCompletes(.success(value))
     }
@@ -63,11 +68,13 @@ extension Promise {
     /// Fails the future from the failure handler of a success-plus-failure pair
     /// (`success: promise.resolve, failure: promise.reject`). A cancellation error
     /// cancels it.
+    @inlinable
     public func reject(_ error: any Error) {
         adapterCompletes(.failure(error))
     }
 
     /// The outcome of an optional-value, optional-error callback.
+    @inlinable
     static func outcome(_ value: Value?, _ error: (any Error)?, convention: String) -> Outcome<Value> {
         if let error { return .failure(error) }
         if let value { return .success(value) }
@@ -75,10 +82,20 @@ extension Promise {
     }
 
     /// Completes on behalf of a completion-handler adapter; reports a second adapter call.
+    ///
+    /// Inlinable, as the adapters are, so that the completion is specialized for `Value`
+    /// in the caller: unspecialized, looking up the generic metadata of the storage and the
+    /// outcome cost more than the completion itself (B11 in the Benchmarks package).
+    @inlinable
     func adapterCompletes(_ outcome: Outcome<Value>) {
         let isFirstCall = fb_u32_fetch_or_acq_rel(promiseWord, Self.adapterCalledBit) & Self.adapterCalledBit == 0
         complete(with: outcome)
-        guard !isFirstCall else { return }
+        if !isFirstCall { reportSecondAdapterCall() }
+    }
+
+    /// Reports a completion-handler adapter called after it had completed the future.
+    @usableFromInline @inline(never)
+    func reportSecondAdapterCall() {
         let origin = origin
         Diagnostics.report(
             Diagnostic(
@@ -91,11 +108,13 @@ extension Promise {
 
 extension Promise where Value == Void {
     /// Completes a `Promise<Void>` from an `(Error?) -> Void` callback: `nil` succeeds.
+    @inlinable
     public func resolve(_ error: (any Error)?) {
         adapterCompletes(error.map { .failure($0) } ?? .success(()))
     }
 
     /// Completes a `Promise<Void>` from a `() -> Void` callback.
+    @inlinable
     public func resolve() {
         adapterCompletes(.success(()))
     }
@@ -107,6 +126,7 @@ extension Promise {
     ///
     /// An error fails the future; otherwise it succeeds if at least one value is given;
     /// with nothing at all it fails with ``InvalidCallbackError``.
+    @inlinable
     public func resolve<First, Second>(_ first: First?, _ second: Second?, _ error: (any Error)?)
     where Value == (First?, Second?) {
         let pair = first == nil && second == nil ? nil : (first, second)

@@ -16,6 +16,7 @@ package struct IsolatedCall<Argument: Sendable>: @unchecked Sendable {
     let isolation: (any Actor)?
     let body: (Argument) -> Void
 
+    @usableFromInline
     package init(isolation: (any Actor)?, _ body: sending @escaping (Argument) -> Void) {
         self.isolation = isolation
         self.body = body
@@ -29,6 +30,7 @@ package struct IsolatedCall<Argument: Sendable>: @unchecked Sendable {
         self.body = { _ in body() }
     }
 
+    @usableFromInline
     package func run(_ argument: Argument) {
         guard let isolation else { return body(argument) }
         if isolation === MainActor.shared {
