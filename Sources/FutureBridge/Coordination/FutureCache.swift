@@ -63,9 +63,13 @@ public final class FutureCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     /// The future of `key`'s value: the cached value, the fetch in flight, or a new fetch.
     ///
-    /// `fetch` runs at most once per key at a time, on the calling thread, under no lock,
-    /// and only when no live entry exists; a throw fails every request waiting for that
-    /// fetch and evicts the entry.
+    /// `fetch` runs on the calling thread, under no lock, and only when `key` has no entry
+    /// to share: none, a value that expired, or a fetch that got its cancel request or
+    /// failed. Such a fetch may still be running: the new one replaces it in the cache
+    /// without waiting for it (as after ``remove(_:)``), so two fetches for one key can
+    /// be in flight at once, the earlier one serving only the requesters it already had.
+    /// Requests that find a fetch in flight with no cancel request join it instead of
+    /// fetching. A throw fails every request waiting for that fetch and evicts the entry.
     ///
     /// - Parameters:
     ///   - key: The key.

@@ -96,6 +96,28 @@ import Testing
         #expect(wronglyCancelled.count == 0)
     }
 
+    /// What `findOrFetch` documents: a fetch that got its cancel request is replaced by a
+    /// new one while it is still running, and each ends for its own requesters.
+    @Test func fetchThatGotItsCancelRequestIsReplacedBeforeItHasFinished() {
+        let cache = FutureCache<Int, Int>()
+        let stubborn = CancellablePromise<Int>(honour: false)  // keeps going after the request
+        let first = cache.findOrFetch(1) { _ in stubborn.future }
+        first.requestCancellation()
+        #expect(stubborn.requests.count == 1 && !stubborn.promise.isCompleted)
+        let fresh = Promise<Int>()
+        let fetches = Counter()
+        let second = cache.findOrFetch(1) { _ in
+            fetches.increment()
+            return fresh.future
+        }
+        #expect(fetches.count == 1)  // two fetches for key 1 in flight now
+        stubborn.promise.succeed(1)  // the replaced fetch ends: nothing changes for the key
+        #expect(cache.count == 1 && second.peek() == nil)
+        fresh.succeed(2)
+        #expect(first.peek()?.isCancelled == true && second.peek()?.value == 2)
+        #expect(cache.findOrFetch(1) { _ in Future(value: 3) }.peek()?.value == 2)
+    }
+
     @Test func removedEntryIsFetchedAgain() {
         let cache = FutureCache<Int, Int>()
         _ = cache.findOrFetch(1) { _ in Future(value: 1) }
