@@ -23,34 +23,19 @@ struct AsyncFormPlanner {
             ? closure : nil
     }
 
-    /// A parameter spelled with a generic type alias (`Completion<Int>`), which this
-    /// tool does not expand.
-    private func genericAlias(_ parameter: Parameter) -> String? {
-        var type = parameter.type
-        if let attributed = type.as(AttributedTypeSyntax.self) { type = attributed.baseType }
-        if let wrapped = TypeText.optionalWrapped(type) { type = wrapped }
-        guard let identifier = type.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause != nil,
-            index.genericAliases.contains(identifier.name.text)
-        else { return nil }
-        return identifier.name.text
-    }
-
     /// nil when the function takes no completion handler.
     func plan(_ site: FunctionSite) -> Plan? {
         let parameters = site.parameters
         let handlerIndices = parameters.indices.filter { handlerType(parameters[$0]) != nil }
-        let aliasIndex = parameters.indices.last.flatMap { genericAlias(parameters[$0]) != nil ? $0 : nil }
-        guard !handlerIndices.isEmpty || aliasIndex != nil else { return nil }
+        guard !handlerIndices.isEmpty else { return nil }
 
         if site.isAsync { return .skipped(.alreadyAsync, "async and takes a handler") }
         if site.isUnavailable { return .skipped(.unavailable, "") }
         if site.isNoasync { return .skipped(.noasync, "") }
         if site.isOptionalRequirement { return .skipped(.optionalRequirement, "") }
         if let reason = accessProblem(site) { return reason }
+        if options.publicOnly, site.name.hasPrefix("_") { return .skipped(.notPublic, "underscored: not public API") }
         let last = parameters.count - 1
-        if let aliasIndex, let alias = genericAlias(parameters[aliasIndex]) {
-            return .skipped(.unknownShape, "`\(alias)` is a generic type alias; spell the closure type out")
-        }
         guard handlerIndices.last == last else {
             let handler = parameters[handlerIndices.last!]
             return .skipped(
@@ -69,12 +54,7 @@ struct AsyncFormPlanner {
             shape = pair
         }
         let handlerNames = handlers.flatMap { names(parameters[$0]) }
-        if ClosureName.isEvent(handlerNames) {
-            return .skipped(.eventHandler, "`\(handlerNames.last!)`")
-        }
-        if ClosureName.registersEvents(site.name) {
-            return .skipped(.eventHandler, "`\(site.name)`")
-        }
+        if let hook = hookDescription(site) { return .skipped(.hook, hook) }
         if let returnType = site.returnType, TypeText.containsFunctionType(returnType) {
             return .skipped(.returnsClosure, "`\(text(returnType))`")
         }
@@ -83,11 +63,33 @@ struct AsyncFormPlanner {
         }
         if let reason = parameterProblem(site, excluding: handlers) { return reason }
         if site.isMutating { return .skipped(.mutating, "") }
-        guard let shape = shape ?? HandlerShape(lastClosure) else {
+        if let multiShot = multiShotReason(site, handlerNames: handlerNames) {
+            // The values' handler, and the handler that reports the error ending them, if
+            // any: `onError:onChange:`, or `success:failure:`.
+            var valueIndex = last
+            var errorIndex: Int?
+            if handlers.count == 2 {
+                (valueIndex, errorIndex) = (last - 1, last)
+            } else if last >= 1, let previous = handlerType(parameters[last - 1]), previous.parameters.count == 1,
+                TypeText.isError(previous.parameters[0]), ClosureName.isFailure(names(parameters[last - 1]))
+            {
+                errorIndex = last - 1
+            }
+            guard let closure = handlerType(parameters[valueIndex]),
+                let valueShape = HandlerShape(closure)?.carryingError(index)
+            else {
+                return .skipped(.eventHandler, multiShot + "; its handler's shape has no stream form")
+            }
+            if case .result = valueShape, index.shadowsResult(in: site.context.ownerName) {
+                return .skipped(.unknownShape, "`Result` is a type of these sources, not Swift's")
+            }
+            return streamPlan(site, shape: valueShape, handler: valueIndex, errorHandler: errorIndex, reason: multiShot)
+        }
+        guard let shape = (shape ?? HandlerShape(lastClosure))?.carryingError(index) else {
             let spelled = "(" + lastClosure.parameters.map { text($0) }.joined(separator: ", ") + ") -> Void"
             return .skipped(.unknownShape, "`\(spelled)`")
         }
-        if case .result = shape, index.declares("Result") {
+        if case .result = shape, index.shadowsResult(in: site.context.ownerName) {
             return .skipped(.unknownShape, "`Result` is a type of these sources, not Swift's")
         }
 
@@ -115,15 +117,22 @@ struct AsyncFormPlanner {
             break
         }
 
-        let wrapperLabels: [String?] =
-            scoped ? site.labels : parameters.indices.filter { !handlers.contains($0) }.map { parameters[$0].label }
-        if let sibling = asyncSibling(site, labels: wrapperLabels) {
-            return .skipped(.hasAsyncSibling, "`\(sibling)`")
+        // A scoped form keeps every parameter (its body replaces the handler); a plain
+        // form drops the handlers and the callback queues.
+        // The API's own async form may drop the handler (and callback queue), or keep every
+        // label (a scoped form this tool wrote before).
+        let plainKept = keptParameters(site, removing: handlers)
+        let kept = scoped ? Array(parameters.indices) : plainKept
+        for labels in Set([plainKept, kept]).map({ $0.map { parameters[$0].label } }) {
+            if let existing = existingCounterpart(site, labels: labels) { return .skipped(.hasAsyncSibling, existing) }
+        }
+        if !scoped, let clash = callClash(site, labels: kept.map { parameters[$0].label }) {
+            return .skipped(.wouldBreakCalls, clash)
         }
         return .generated(
             scoped
                 ? scopedForm(site, shape: shape, handler: last, closure: lastClosure)
-                : plainForm(site, shape: shape, handlers: handlers))
+                : plainForm(site, shape: shape, handlers: handlers, kept: kept))
     }
 
     private func names(_ parameter: Parameter) -> [String] {
@@ -164,26 +173,22 @@ struct AsyncFormPlanner {
         return nil
     }
 
-    /// An async function with the async form's name and labels, in the owner or a
-    /// protocol it conforms to.
-    private func asyncSibling(_ site: FunctionSite, labels: [String?]) -> String? {
-        let owner = site.context.ownerName ?? ""
-        for candidate in [owner] + (owner.isEmpty ? [] : index.allConformances(of: owner)) {
-            if index.entries(owner: candidate, name: site.name, labels: labels).contains(where: \.isAsync) {
-                return (candidate.isEmpty ? "" : candidate + ".") + selector(site.name, labels) + " async"
-            }
-        }
-        return nil
-    }
-
     // MARK: - Plain form
 
-    private func plainForm(_ site: FunctionSite, shape: HandlerShape, handlers: [Int]) -> GeneratedMember {
+    private func plainForm(_ site: FunctionSite, shape: HandlerShape, handlers: [Int], kept: [Int]) -> GeneratedMember {
         let promise = site.freshName("promise")
         var arguments: [String] = []
+        var trailing: HandlerClosure?
         for (offset, parameter) in site.parameters.enumerated() {
-            guard handlers.contains(offset) else {
-                arguments.append(parameter.argument)
+            if !handlers.contains(offset) {
+                arguments.append(
+                    kept.contains(offset)
+                        ? parameter.argument
+                        : (parameter.label.map { "\($0): " } ?? "") + parameter.callbackQueueArgument!)
+                continue
+            }
+            if let closure = resolvingClosure(site, shape: shape, promise: promise) {
+                trailing = closure
                 continue
             }
             let adapter: String
@@ -194,34 +199,47 @@ struct AsyncFormPlanner {
             }
             arguments.append(parameter.label.map { "\($0): \(adapter)" } ?? adapter)
         }
-        let call = (site.isThrowing ? "try " : "") + site.name + "(" + arguments.joined(separator: ", ") + ")"
-        var (callLines, handleNote, needsUnchecked) = callWithHandle(site, call: call, promise: promise)
+        let call = CallText(prefix: "", callee: site.tryCallee, arguments: arguments, trailing: trailing)
+        let generics = Set(site.genericsInScope.keys)
+        let sendsArguments = kept.allSatisfy { offset in
+            index.sendability(of: site.parameters[offset].type, generics: generics) == .sendable
+                && !generics.contains(where: TypeText.mentionedNames(site.parameters[offset].type).contains)
+        }
+        var (callLines, handleNote, needsUnchecked) = callWithHandle(
+            site, call: call, promise: promise, sendsArguments: sendsArguments)
         let value = shape.valueText ?? "Void"
         let body = bridge(site, value: value, promise: promise, lines: &callLines)
 
-        let removed = Set(handlers.flatMap { [site.parameters[$0].name, site.parameters[$0].label].compactMap { $0 } })
+        let removed = Set(
+            site.parameters.indices.filter { !kept.contains($0) }.flatMap {
+                [site.parameters[$0].name, site.parameters[$0].label].compactMap { $0 }
+            })
         let documentation = composeDocumentation(
-            site, removing: removed, notes: handleNote.map { [$0.documentation] } ?? [], callouts: [])
+            site, removing: removed, notes: handleNote.map { [$0.documentation] } ?? [],
+            callouts: returnsAndThrows(site, shape: shape, scoped: false))
 
-        let kept = site.parameters.indices.filter { !handlers.contains($0) }.map { site.parameters[$0] }
+        let keptParameters = kept.map { site.parameters[$0] }
         let declaration = DeclarationText(
             documentation: documentation,
-            attributes: site.carriedAttributes,
-            modifiers: modifiers(site),
+            attributes: attributes(site, returnsValue: shape.valueText != nil),
+            modifiers: modifiers(site, async: true),
             name: site.name,
             genericParameters: genericParameters(site),
-            parameters: kept.map(\.declaration),
+            parameters: keptParameters.map(\.declaration),
             effects: "async throws",
             returnType: shape.valueText,
             whereRequirements: whereRequirements(site) + site.sendableRequirements(for: shape.valueTypes),
             body: body)
         let memberKey =
-            site.name + "(" + kept.map { ($0.label ?? "_") + ":" + text($0.type) }.joined(separator: ",") + ")"
+            site.name + "(" + keptParameters.map { ($0.label ?? "_") + ":" + text($0.type) }.joined(separator: ",")
+            + ")"
         var note = shape.name
         if let handleNote { note += "; " + handleNote.report }
         return GeneratedMember(
-            site: site, lines: declaration.lines(indent: site.context.owner == nil ? 0 : 4),
+            site: site, lines: declaration.lines(indent: site.memberIndent),
             signatureKey: ownerKey(site) + memberKey, memberKey: memberKey, note: note,
+            form: FormInfo(
+                kind: .async, cancels: handleNote?.cancels ?? false, unresolvedHandle: handleNote?.unresolved),
             needsUncheckedHandle: needsUnchecked)
     }
 
@@ -237,34 +255,54 @@ struct AsyncFormPlanner {
         let isResult: Bool
         if case .result = shape { isResult = true } else { isResult = false }
 
-        // The body's type: the handler's attributes, its value in, the output out.
-        let attributes = (["@escaping"] + closure.carriedAttributes).joined(separator: " ")
-        let bodyType = "\(attributes) (\(argumentType.map { text($0) } ?? "")) throws -> \(output)"
+        // The body's type: the handler's attributes, its value in, the output out. A body
+        // that is not `@Sendable` is `sending`: a caller on an actor hands it over.
+        // (A closure isolated to a global actor is `Sendable` already.)
+        let isSendable = closure.attributes.contains { $0 == "@Sendable" || $0.hasSuffix("Actor") }
+        let sending = isSendable ? "" : "sending "
+        let closureAttributes = (["@escaping"] + closure.carriedAttributes).joined(separator: " ")
+        let bodyType = "\(sending)\(closureAttributes) (\(argumentType.map { text($0) } ?? "")) throws -> \(output)"
         var bodyDeclaration = parameter.syntax.firstName.text
         if let second = parameter.syntax.secondName { bodyDeclaration += " " + second.text }
         bodyDeclaration += ": " + bodyType
 
         // The call: the original, with a handler that runs the body.
-        let resultType = index.declares("Result") ? "Swift.Result" : "Result"
+        let resultType = index.shadowsResult(in: site.context.ownerName) ? "Swift.Result" : "Result"
         let others = site.parameters.indices.filter { $0 != handler }.map { site.parameters[$0].argument }
-        var call = (site.isThrowing ? "try " : "") + site.name
-        if !others.isEmpty { call += "(" + others.joined(separator: ", ") + ")" }
-        var closureLines: [String]
+        let closureBody: HandlerClosure
         if let argumentType {
             let preferred =
                 closure.parameterNames.first.flatMap { $0 }
                 ?? (isResult ? "result" : lowerCamel(TypeText.simpleName(argumentType) ?? "value"))
             let argument = site.freshName(preferred, avoiding: [output, promise])
-            let use = isResult ? "\(argument).get()" : argument
-            closureLines = [
-                call + " { \(argument) in",
-                "    \(promise).resolve(\(resultType) { try \(parameter.name)(\(use)) })",
-                "}",
-            ]
+            switch shape {
+            case .carriedError:
+                closureBody = HandlerClosure(
+                    parameters: [argument],
+                    body: [
+                        "\(promise).resolve(",
+                        "    \(resultType) {",
+                        "        if let error = \(argument).error { throw error }",
+                        "        return try \(parameter.name)(\(argument))",
+                        "    })",
+                    ])
+            default:
+                let use: String
+                if case .carriedResult = shape {
+                    use = "\(argument).result.get()"
+                } else {
+                    use = isResult ? "\(argument).get()" : argument
+                }
+                closureBody = HandlerClosure(
+                    parameters: [argument],
+                    body: ["\(promise).resolve(\(resultType) { try \(parameter.name)(\(use)) })"])
+            }
         } else {
-            closureLines = [call + " { \(promise).resolve(\(resultType) { try \(parameter.name)() }) }"]
+            closureBody = HandlerClosure(
+                parameters: [], body: ["\(promise).resolve(\(resultType) { try \(parameter.name)() })"])
         }
-        var (callLines, handleNote, needsUnchecked) = callWithHandle(site, callLines: closureLines, promise: promise)
+        let call = CallText(prefix: "", callee: site.tryCallee, arguments: others, trailing: closureBody)
+        var (callLines, handleNote, needsUnchecked) = callWithHandle(site, call: call, promise: promise)
         let body = bridge(site, value: output, promise: promise, lines: &callLines)
 
         let received = argumentType.map { "with the `\(text($0))` it receives (which may not leave the callback)" }
@@ -274,14 +312,14 @@ struct AsyncFormPlanner {
             callouts: [
                 "- Parameter \(parameter.name): Runs inside the callback" + (received.map { ", " + $0 } ?? "")
                     + ". What it returns is returned; what it throws is thrown."
-            ])
+            ] + returnsAndThrows(site, shape: shape, scoped: true))
 
         var parameters = site.parameters.map(\.declaration)
         parameters[handler] = bodyDeclaration
         let declaration = DeclarationText(
             documentation: documentation,
-            attributes: site.carriedAttributes,
-            modifiers: modifiers(site),
+            attributes: attributes(site, returnsValue: true),
+            modifiers: modifiers(site, async: true),
             name: site.name,
             genericParameters: genericParameters(site) + ["\(output): Sendable"],
             parameters: parameters,
@@ -298,8 +336,10 @@ struct AsyncFormPlanner {
         if let argumentType { note += " (`\(text(argumentType))` stays in the callback)" }
         if let handleNote { note += "; " + handleNote.report }
         return GeneratedMember(
-            site: site, lines: declaration.lines(indent: site.context.owner == nil ? 0 : 4),
+            site: site, lines: declaration.lines(indent: site.memberIndent),
             signatureKey: ownerKey(site) + memberKey, memberKey: memberKey, note: note,
+            form: FormInfo(
+                kind: .scoped, cancels: handleNote?.cancels ?? false, unresolvedHandle: handleNote?.unresolved),
             needsUncheckedHandle: needsUnchecked)
     }
 
@@ -308,101 +348,197 @@ struct AsyncFormPlanner {
     struct HandleNote {
         var documentation: String
         var report: String
+        /// Whether cancelling the task stops the operation.
+        var cancels: Bool
+        /// The returned type this tool could not resolve, if that is why it does not cancel.
+        var unresolved: String?
     }
 
-    private func callWithHandle(_ site: FunctionSite, call: String, promise: String) -> ([String], HandleNote?, Bool) {
-        callWithHandle(site, callLines: [call], promise: promise)
+    /// How a returned handle stops the operation it stands for.
+    struct Stopper {
+        /// The handle's type, for the notes.
+        var typeName: String
+        /// The method it calls (`cancel`, `invalidate`, `stop`).
+        var method: String
+        /// The method returns something the call discards (`cancel() -> Self`).
+        var discardsResult: Bool
+        /// A `URLSessionTask`: it starts suspended, so the form resumes it.
+        var resumes: Bool
+        /// Kept in `UncheckedCancelHandle` to cross into a `@Sendable` closure.
+        var unchecked: Bool
+        /// The owner stops it (`startListening` is stopped by `self.stopListening()`): nothing
+        /// returned is kept.
+        var onSelf = false
+
+        /// The statement that stops the operation through `handle` (`?` for an optional one).
+        func call(_ handle: String, chain: String) -> String {
+            if onSelf { return (discardsResult ? "_ = " : "") + "self." + method + "()" }
+            return (discardsResult ? "_ = " : "") + handle + (unchecked ? ".value" : "") + chain + "." + method + "()"
+        }
+    }
+
+    /// `startListening(…)` on a `Sendable` owner that has `stopListening()` (or `start` and
+    /// `stop()`): the owner's own method stops what the function started.
+    func pairedStop(_ site: FunctionSite) -> Stopper? {
+        guard !site.isStatic, site.name.hasPrefix("start"), let owner = site.context.ownerName,
+            let info = site.ownerInfo, index.isSendable(info)
+        else { return nil }
+        let name = "stop" + site.name.dropFirst("start".count)
+        for candidate in index.selfAndSupertypes(owner) {
+            guard let entry = index.entries(owner: candidate, name: name, labels: []).first(where: { !$0.isStatic })
+            else { continue }
+            return Stopper(
+                typeName: SourceIndex.lastComponent(owner), method: name, discardsResult: entry.returnsValue,
+                resumes: false, unchecked: false, onSelf: true)
+        }
+        return nil
+    }
+
+    /// How to stop the operation through what the function returns, or why it cannot.
+    func stopper(_ site: FunctionSite) -> Result<Stopper, StopProblem>? {
+        guard let returnType = site.returnType else { return pairedStop(site).map { .success($0) } }
+        let handle = index.handle(returnType, owner: site.context.ownerName)
+        switch handle {
+        case .unknown, .value:
+            if let paired = pairedStop(site) { return .success(paired) }
+        default:
+            break
+        }
+        switch handle {
+        case .urlSessionTask(let name):
+            return .success(
+                Stopper(typeName: name, method: "cancel", discardsResult: false, resumes: true, unchecked: false))
+        case .cancellable(let name, let method):
+            return .success(
+                Stopper(
+                    typeName: name, method: method.name, discardsResult: method.returnsValue, resumes: false,
+                    unchecked: false))
+        case .uncheckedCancellable(let name):
+            return .success(
+                Stopper(typeName: name, method: "cancel", discardsResult: false, resumes: false, unchecked: true))
+        case .workItem:
+            return .failure(.workItem)
+        case .notSendable(let name, let method):
+            return .failure(.notSendable(name, method))
+        case .unknown(let name):
+            return .failure(.unknown(name))
+        case .value(let spelled):
+            return .failure(.value(spelled))
+        }
+    }
+
+    /// Why a returned value does not stop the operation (from any thread).
+    enum StopProblem: Error {
+        case workItem
+        /// The handle's type, and the method that would stop it.
+        case notSendable(String, SourceIndex.CancelMethod)
+        case unknown(String)
+        case value(String)
     }
 
     /// The call, and what to do with what it returns: wire a cancel handle to the
     /// promise's cancel requests, or discard a value.
-    private func callWithHandle(_ site: FunctionSite, callLines: [String], promise: String)
-        -> ([String], HandleNote?, Bool)
-    {
-        guard let returnType = site.returnType else { return (callLines, nil, false) }
-        let optional = TypeText.optionalWrapped(returnType) != nil
+    ///
+    /// A handle that is not `Sendable` is still cancelled when `sendsArguments` is true:
+    /// every argument of the call is `Sendable`, so the handle the call returns belongs to
+    /// no one else, and `cancelOnRequest` (which takes a `sending` closure and runs it in
+    /// the caller's isolation) can have it.
+    private func callWithHandle(
+        _ site: FunctionSite, call: CallText, promise: String, sendsArguments: Bool = false
+    ) -> ([String], HandleNote?, Bool) {
+        let indent = site.memberIndent + 8
+        func rendered(_ prefix: String) -> [String] {
+            var call = call
+            call.prefix = prefix
+            return call.lines(indent: indent)
+        }
+        guard let stop = stopper(site) else { return (rendered(""), nil, false) }
+        let optional = site.returnType.map { TypeText.optionalWrapped($0) != nil } ?? false
         let chain = optional ? "?" : ""
         let returned = "`\(site.selectorText)` returns"
-        func assigned(_ name: String, _ lines: [String], wrap: String? = nil) -> [String] {
-            var lines = lines
-            if let wrap {
-                lines[0] = "let \(name) = \(wrap)(" + lines[0]
-                lines[lines.count - 1] += ")"
-            } else {
-                lines[0] = "let \(name) = " + lines[0]
-            }
-            return lines
+        func assigned(_ name: String, unchecked: Bool = false) -> [String] {
+            guard unchecked else { return rendered("let \(name) = ") }
+            let cancellable = site.freshName("cancellable", avoiding: [promise, name])
+            return rendered("let \(cancellable) = ") + ["let \(name) = UncheckedCancelHandle(\(cancellable))"]
         }
         func discarded(_ comment: String) -> [String] {
-            var lines = callLines
-            lines[0] = "_ = " + lines[0]
-            return ["// " + comment] + lines
+            ["// " + comment] + rendered("_ = ")
         }
-        switch index.handle(returnType) {
-        case .urlSessionTask(let name):
-            let task = site.freshName("task", avoiding: [promise])
+        switch stop {
+        case .success(let stopper) where stopper.onSelf:
+            var lines = rendered(site.returnType != nil ? "_ = " : "")
+            lines.append("\(promise).cancelOnRequest { \(stopper.call("", chain: "")) }")
             return (
-                assigned(task, callLines) + [
-                    "\(promise).cancelOnRequest { \(task)\(chain).cancel() }",
-                    "\(task)\(chain).resume()  // URLSession tasks start suspended.",
-                ],
+                lines,
                 HandleNote(
-                    documentation:
-                        "Cancelling the awaiting task cancels the `\(name)` that \(returned), which is resumed here.",
-                    report: "cancels and resumes `\(name)`"),
+                    documentation: "Cancelling the awaiting task calls `\(stopper.method)()`.",
+                    report: "\(stopper.method)() on `\(stopper.typeName)`", cancels: true),
                 false
             )
-        case .cancellable(let name):
-            let handle = site.freshName("handle", avoiding: [promise])
+        case .success(let stopper):
+            let handle = site.freshName(stopper.resumes ? "task" : "handle", avoiding: [promise])
+            var lines = assigned(handle, unchecked: stopper.unchecked)
+            lines.append("\(promise).cancelOnRequest { \(stopper.call(handle, chain: chain)) }")
+            if stopper.resumes { lines.append("\(handle)\(chain).resume()  // URLSession tasks start suspended.") }
+            let what =
+                stopper.resumes
+                ? "cancels the `\(stopper.typeName)`" : "calls `\(stopper.method)()` on the `\(stopper.typeName)`"
             return (
-                assigned(handle, callLines) + ["\(promise).cancelOnRequest { \(handle)\(chain).cancel() }"],
+                lines,
                 HandleNote(
-                    documentation: "Cancelling the awaiting task calls `cancel()` on the `\(name)` that \(returned).",
-                    report: "cancels `\(name)`"),
-                false
+                    documentation: "Cancelling the awaiting task \(what) that \(returned)"
+                        + (stopper.resumes ? ", which is resumed here." : "."),
+                    report: stopper.resumes
+                        ? "cancels and resumes `\(stopper.typeName)`"
+                        : stopper.method == "cancel"
+                            ? "cancels `\(stopper.typeName)`" : "\(stopper.method)() on `\(stopper.typeName)`",
+                    cancels: true),
+                stopper.unchecked
             )
-        case .workItem:
+        case .failure(.workItem):
             let handle = site.freshName("workItem", avoiding: [promise])
             let wiring =
                 optional
                 ? ["if let \(handle) { \(promise).cancelOnRequest(\(handle)) }"]
                 : ["\(promise).cancelOnRequest(\(handle))"]
             return (
-                assigned(handle, callLines) + wiring,
+                assigned(handle) + wiring,
                 HandleNote(
                     documentation: "Cancelling the awaiting task cancels the `DispatchWorkItem` that \(returned).",
-                    report: "cancels `DispatchWorkItem`"),
+                    report: "cancels `DispatchWorkItem`", cancels: true),
                 false
             )
-        case .uncheckedCancellable(let name):
+        case .failure(.notSendable(let name, let method)) where sendsArguments:
             let handle = site.freshName("handle", avoiding: [promise])
+            let call = (method.returnsValue ? "_ = " : "") + "\(handle)\(chain).\(method.name)()"
             return (
-                assigned(handle, callLines, wrap: "UncheckedCancelHandle")
-                    + ["\(promise).cancelOnRequest { \(handle).value\(chain).cancel() }"],
+                assigned(handle) + ["\(promise).cancelOnRequest { \(call) }"],
                 HandleNote(
-                    documentation: "Cancelling the awaiting task calls `cancel()` on the `\(name)` that \(returned).",
-                    report: "cancels `\(name)`"),
-                true
+                    documentation:
+                        "Cancelling the awaiting task calls `\(method.name)()` on the `\(name)` that \(returned), in the caller's isolation (the `\(name)` is not `Sendable`).",
+                    report: "\(method.name)() on `\(name)` (not Sendable: in the caller's isolation)", cancels: true),
+                false
             )
-        case .notSendable(let name):
+        case .failure(.notSendable(let name, let method)):
             return (
-                discarded("Not cancelled: `\(name)` has cancel() but is not Sendable."),
+                discarded("Not cancelled: `\(name)` has \(method.name)() but is not Sendable."),
                 HandleNote(
                     documentation:
                         "Cancelling the awaiting task ends the wait but does not stop the operation: the `\(name)` that \(returned) is not `Sendable`.",
-                    report: "`\(name)` not Sendable: not cancelled"),
+                    report: "`\(name)` not Sendable: not cancelled", cancels: false),
                 false
             )
-        case .unknown(let name):
+        case .failure(.unknown(let name)):
             return (
                 discarded("Not cancelled: `\(name)` is not known to have cancel()."),
                 HandleNote(
                     documentation:
                         "Cancelling the awaiting task ends the wait but does not stop the operation (the `\(name)` that \(returned) is not known to be a cancel handle).",
-                    report: "returns `\(name)`, not known to have cancel(): not cancelled"),
+                    report: "returns `\(name)`, not known to have cancel(): not cancelled", cancels: false,
+                    unresolved: name),
                 false
             )
-        case .value(let spelled):
+        case .failure(.value(let spelled)):
             return (discarded("`\(spelled)` is not a cancel handle."), nil, false)
         }
     }
@@ -415,10 +551,22 @@ struct AsyncFormPlanner {
     }
 
     func modifiers(_ site: FunctionSite) -> [String] {
+        modifiers(site, async: false)
+    }
+
+    /// The modifiers of a generated form. An async form of a function that is not
+    /// isolated is `nonisolated(nonsending)`, as the compiler imports completion-handler
+    /// methods (SE-0461): it runs on the caller's actor, so non-`Sendable` arguments and
+    /// the original's values stay where they are.
+    func modifiers(_ site: FunctionSite, async: Bool) -> [String] {
         var result: [String] = []
         if let keyword = site.access.keyword { result.append(keyword) }
         if site.isStatic { result.append("static") }
-        if site.isNonisolated { result.append("nonisolated") }
+        if async, !site.isIsolated {
+            result.append("nonisolated(nonsending)")
+        } else if site.isNonisolated {
+            result.append("nonisolated")
+        }
         return result
     }
 
@@ -437,9 +585,9 @@ struct AsyncFormPlanner {
     /// "Async form of `f(completion:)`.", then the original documentation without the
     /// handler's parameter (nor `- Returns:`, when the original returns a handle), with
     /// `notes` before its callouts and `callouts` after them.
-    func composeDocumentation(_ site: FunctionSite, removing removed: Set<String>, notes: [String], callouts: [String])
-        -> [String]
-    {
+    func composeDocumentation(
+        _ site: FunctionSite, title: String? = nil, removing removed: Set<String>, notes: [String], callouts: [String]
+    ) -> [String] {
         var original = site.documentation(removingParameters: removed, removingReturns: site.returnType != nil)
         let firstCallout =
             original.firstIndex { line in
@@ -454,7 +602,7 @@ struct AsyncFormPlanner {
         } else {
             original.insert(contentsOf: noteLines, at: firstCallout)
         }
-        var result = ["Async form of `\(site.selectorText)`."]
+        var result = wrapped(title ?? "Async form of `\(site.selectorText)`.")
         if !original.isEmpty { result += [""] + original }
         if !callouts.isEmpty {
             if !(original.last?.hasPrefix("- ") ?? false) && !(original.last?.hasPrefix("  ") ?? false) {
@@ -482,8 +630,12 @@ struct AsyncFormPlanner {
         return lines
     }
 
-    private func lowerCamel(_ name: String) -> String {
-        guard let first = name.first else { return "value" }
-        return first.lowercased() + name.dropFirst()
+    /// `HTTPResult` → `httpResult`, `URL` → `url`, `Progress` → `progress`.
+    func lowerCamel(_ name: String) -> String {
+        guard !name.isEmpty else { return "value" }
+        let upper = name.prefix(while: \.isUppercase).count
+        if upper == name.count { return name.lowercased() }
+        let lowered = Swift.max(1, upper - 1)
+        return name.prefix(lowered).lowercased() + name.dropFirst(lowered)
     }
 }

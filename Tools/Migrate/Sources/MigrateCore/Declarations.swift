@@ -80,6 +80,7 @@ struct DeclarationWalker {
     var onTypeAlias: (TypeAliasDeclSyntax, DeclContext) -> Void = { _, _ in }
     var onAssociatedType: (AssociatedTypeDeclSyntax, DeclContext) -> Void = { _, _ in }
     var onImport: (ImportDeclSyntax, DeclContext) -> Void = { _, _ in }
+    var onVariable: (VariableDeclSyntax, DeclContext) -> Void = { _, _ in }
 
     func walk(_ file: SourceFileSyntax) {
         walk(statements: file.statements, DeclContext())
@@ -167,6 +168,8 @@ struct DeclarationWalker {
             onAssociatedType(node, context)
         case .importDecl(let node):
             onImport(node, context)
+        case .variableDecl(let node):
+            onVariable(node, context)
         default:
             break
         }
@@ -219,11 +222,33 @@ struct Parameter {
     var type: TypeSyntax
 
     var isVariadic: Bool { syntax.ellipsis != nil }
+    var hasDefault: Bool { syntax.defaultValue != nil }
     var isInout: Bool { specifiers.contains("inout") }
     var isIsolated: Bool { specifiers.contains("isolated") }
     var specifiers: [String] {
         guard let attributed = type.as(AttributedTypeSyntax.self) else { return [] }
         return (attributed.specifiers.map { text($0) } + attributed.lateSpecifiers.map { text($0) })
+    }
+
+    /// The argument a generated form passes for a callback-queue parameter it drops
+    /// (`queue: DispatchQueue = .main`, `callbackQueue:`, `on:`), or nil when this is not
+    /// one: a queue that does not hop to the main thread, since the awaiting task resumes
+    /// on its own executor anyway.
+    var callbackQueueArgument: String? {
+        var base = type
+        if let attributed = base.as(AttributedTypeSyntax.self) { base = attributed.baseType }
+        guard let simple = TypeText.simpleName(base) else { return nil }
+        let argument: String
+        switch simple {
+        case "DispatchQueue": argument = ".global()"
+        case "OperationQueue": argument = "OperationQueue()"
+        default: return nil
+        }
+        let names = [label, name].compactMap { $0 }
+        let isCallbackQueue = names.contains { word in
+            word == "on" || word.hasSuffix("On") || word.lowercased().contains("queue")
+        }
+        return isCallbackQueue ? argument : nil
     }
 
     /// `label: name`, or `name` for an unlabeled parameter.

@@ -22,6 +22,12 @@ struct FunctionSite {
     var isMutating: Bool { decl.modifiers.contains { $0.name.tokenKind == .keyword(.mutating) } }
     var isNonisolated: Bool { decl.modifiers.contains { $0.name.tokenKind == .keyword(.nonisolated) } }
     var isOptionalRequirement: Bool { decl.modifiers.contains { $0.name.tokenKind == .keyword(.optional) } }
+    var hasDiscardableResult: Bool {
+        decl.attributes.contains { element in
+            guard case .attribute(let attribute) = element else { return false }
+            return text(attribute.attributeName) == "discardableResult"
+        }
+    }
     var returnType: TypeSyntax? {
         guard let type = decl.signature.returnClause?.type, !TypeText.isVoid(type) else { return nil }
         return type
@@ -125,6 +131,57 @@ struct FunctionSite {
         return owner.kind == .actor || index.typeInfo(owner.qualifiedName)?.kind == .actor
     }
 
+    /// Whether the function runs on an actor: a global actor of its own or of its owners
+    /// (declaration or extension), or an actor's instance method; `nonisolated` says not.
+    var isIsolated: Bool {
+        if isNonisolated { return false }
+        if index.globalActorAttribute(decl.attributes) != nil || isActorInstanceMethod { return true }
+        for owner in context.owners {
+            if index.globalActorAttribute(owner.attributes) != nil { return true }
+            if let info = index.typeInfo(owner.qualifiedName), info.globalActor != nil { return true }
+        }
+        return false
+    }
+
+    // MARK: Calls
+
+    /// The function as the generated body calls it: qualified with `self.` (`Self.`) when
+    /// a parameter has the function's name and would shadow it.
+    var callee: String {
+        guard parameters.contains(where: { $0.name == name }), context.owner != nil else { return name }
+        return (isStatic ? "Self." : "self.") + name
+    }
+
+    /// The call's start: `try self.fetch` for a throwing function.
+    var tryCallee: String { (isThrowing ? "try " : "") + callee }
+
+    /// The column a generated member starts at in its file: inside its extension, and
+    /// inside the `#if` blocks around the extension and around the member.
+    var memberIndent: Int {
+        (context.owner == nil ? 0 : 4) + (context.ownerConditions.isEmpty ? 0 : 4)
+            + (context.memberConditions.isEmpty ? 0 : 4)
+    }
+
+    /// The async form the function names itself: `@available(*, renamed: "f(x:)")` with a
+    /// selector that drops the handler, or `@completionHandlerAsync("f(x:)")`.
+    var namedAsyncForm: String? {
+        for element in decl.attributes {
+            guard case .attribute(let attribute) = element else { continue }
+            let name = text(attribute.attributeName)
+            guard name == "available" || name == "completionHandlerAsync" else { continue }
+            let spelled = text(attribute)
+            guard let open = spelled.firstIndex(of: "\""), let close = spelled.lastIndex(of: "\""), open < close,
+                name == "completionHandlerAsync" || spelled.contains("renamed:")
+            else { continue }
+            let target = String(spelled[spelled.index(after: open)..<close])
+            // A rename to another completion-handler function is not an async form.
+            let handlerLabels = parameters.suffix(1).compactMap { $0.label }
+            if name == "available", handlerLabels.contains(where: { target.contains($0 + ":") }) { continue }
+            return target
+        }
+        return nil
+    }
+
     // MARK: Generics
 
     /// The generic parameters in scope, with their constraints: the function's, the
@@ -175,6 +232,10 @@ struct FunctionSite {
                 }
                 if !isSendable { result.append("\(name): Sendable") }
             }
+            for member in TypeText.genericMembers(type, generics: Set(generics.keys))
+            where !result.contains("\(member): Sendable") {
+                result.append("\(member): Sendable")
+            }
         }
         return result
     }
@@ -206,11 +267,9 @@ struct FunctionSite {
             while next < lines.count {
                 let line = lines[next]
                 let trimmed = line.trimmingCharacters()
-                if trimmed.isEmpty || line.leadingSpaces <= indent
-                    || trimmed.hasPrefix("- ") && line.leadingSpaces <= indent + 2
-                {
-                    break
-                }
+                // A callout's text runs on until a blank line, the next callout, or a line
+                // indented less than it: SDKs often continue at the callout's own indent.
+                if trimmed.isEmpty || line.leadingSpaces < indent || trimmed.hasPrefix("- ") { break }
                 next += 1
             }
             return next
@@ -337,6 +396,36 @@ enum ClosureName {
     static func runsWork(_ functionName: String) -> Bool {
         guard let first = words(functionName).first else { return false }
         return ["with", "execute", "perform", "run", "schedule", "submit", "async", "dispatch", "spawn"].contains(first)
+    }
+
+    /// Words in a function's name that say its handler reports many values.
+    static let updateWords: Set<String> = [
+        "progress", "stream", "events", "messages", "updates", "changes", "observation", "subscription",
+        "notifications",
+    ]
+
+    /// `downloadProgress(queue:closure:)`, `streamMessages(on:handler:)`: a function whose
+    /// handler reports progress or a stream of values.
+    static func namesUpdates(_ functionName: String) -> Bool {
+        words(functionName).contains(where: updateWords.contains)
+    }
+
+    /// `NSKeyValueObservation`, `DatabaseObserver`, `Subscription`: a returned value that
+    /// keeps a handler registered until it is cancelled.
+    static func isRegistration(_ typeName: String) -> Bool {
+        ["Observation", "Observer", "Subscription", "Registration", "Listener", "Callback", "Callbacks"].contains {
+            typeName.hasSuffix($0)
+        }
+    }
+
+    /// `completion`, `completionHandler`, `done`, `onFinish`: a handler named for the one
+    /// time the operation ends (`handler` and `callback` say nothing either way).
+    static func namesCompletion(_ names: [String]) -> Bool {
+        names.contains { name in
+            words(name).contains {
+                ["completion", "complete", "completed", "done", "finish", "finished", "reply"].contains($0)
+            }
+        }
     }
 
     static func isCompletion(_ names: [String]) -> Bool {

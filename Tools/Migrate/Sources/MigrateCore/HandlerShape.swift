@@ -20,6 +20,12 @@ enum HandlerShape {
     case optionalPair(TypeSyntax, TypeSyntax)
     /// `success: (T) -> Void, failure: (Error) -> Void` as the last two parameters.
     case successAndFailure(TypeSyntax?)
+    /// `(Response) -> Void` where `Response` has `result: Result<T, E>`: the value is `T`,
+    /// the error is thrown.
+    case carriedResult(whole: TypeSyntax, success: TypeSyntax)
+    /// `(Response) -> Void` where `Response` has `error: Error?`: the value is the response,
+    /// unless its `error` is set, which is thrown.
+    case carriedError(TypeSyntax)
 
     /// Recognizes a single handler's shape.
     init?(_ closure: ClosureType) {
@@ -70,6 +76,15 @@ enum HandlerShape {
         }
     }
 
+    /// The shape with the error a `(T) -> Void` handler's value carries, if it carries one.
+    func carryingError(_ index: SourceIndex) -> HandlerShape {
+        guard case .value(let type) = self, let carried = index.carriedError(in: type) else { return self }
+        switch carried {
+        case .resultMember(let success, _): return .carriedResult(whole: type, success: success)
+        case .errorMember: return .carriedError(type)
+        }
+    }
+
     /// Whether the handler can report a failure.
     var carriesError: Bool {
         switch self {
@@ -90,6 +105,8 @@ enum HandlerShape {
         case .none: "() -> Void"
         case .optionalPair: "(A?, B?, Error?) -> Void"
         case .successAndFailure: "success: (T) -> Void, failure: (Error) -> Void"
+        case .carriedResult: "(Response) -> Void, Response.result: Result<T, E>"
+        case .carriedError: "(Response) -> Void, Response.error: Error?"
         }
     }
 
@@ -103,6 +120,8 @@ enum HandlerShape {
         case .errorOnly, .none: []
         case .optionalPair(let first, let second): [first, second]
         case .successAndFailure(let type): type.map { TypeText.isVoid($0) ? [] : [$0] } ?? []
+        case .carriedResult(_, let success): TypeText.isVoid(success) ? [] : [success]
+        case .carriedError(let type): [type]
         }
     }
 
@@ -119,8 +138,8 @@ enum HandlerShape {
     /// `() -> Void`.
     var scopedArgument: TypeSyntax?? {
         switch self {
-        case .result(let success, _): .some(TypeText.isVoid(success) ? nil : success)
-        case .value(let type): .some(type)
+        case .result(let success, _), .carriedResult(_, let success): .some(TypeText.isVoid(success) ? nil : success)
+        case .value(let type), .carriedError(let type): .some(type)
         case .none: .some(nil)
         default: nil
         }

@@ -9,6 +9,8 @@ struct GeneratedMember {
     var memberKey: String
     /// What the report says about it.
     var note: String
+    /// What kind of form it is, for the counts (legacy shims have none).
+    var form: FormInfo?
     /// Whether the file needs the `UncheckedCancelHandle` helper.
     var needsUncheckedHandle = false
 }
@@ -41,17 +43,29 @@ struct DeclarationText {
             + (genericParameters.isEmpty ? "" : "<" + genericParameters.joined(separator: ", ") + ">")
         var tail = effects.isEmpty ? "" : " " + effects
         if let returnType { tail += " -> " + returnType }
-        if !whereRequirements.isEmpty { tail += " where " + whereRequirements.joined(separator: ", ") }
-        tail += " {"
+        let whereClause = whereRequirements.isEmpty ? "" : "where " + whereRequirements.joined(separator: ", ")
         let oneLine = head + "(" + parameters.joined(separator: ", ") + ")" + tail
-        if indent + oneLine.count <= 120 || parameters.isEmpty {
-            result.append(oneLine)
+        let spaced = whereClause.isEmpty ? " {" : " " + whereClause + " {"
+        if indent + oneLine.count + spaced.count <= 120 {
+            result.append(oneLine + spaced)
         } else {
-            result.append(head + "(")
-            for (offset, parameter) in parameters.enumerated() {
-                result.append("    " + parameter + (offset < parameters.count - 1 ? "," : ""))
+            // As swift-format breaks it: one parameter a line, and a long `where` clause on
+            // a line of its own.
+            let closing: String
+            if parameters.isEmpty {
+                closing = oneLine
+            } else {
+                result.append(head + "(")
+                for (offset, parameter) in parameters.enumerated() {
+                    result.append("    " + parameter + (offset < parameters.count - 1 ? "," : ""))
+                }
+                closing = ")" + tail
             }
-            result.append(")" + tail)
+            if indent + closing.count + spaced.count <= 120 {
+                result.append(closing + spaced)
+            } else {
+                result += [closing, whereClause + " {"]
+            }
         }
         result += body.map { $0.isEmpty ? "" : "    " + $0 }
         result.append("}")

@@ -19,9 +19,14 @@ public struct Migrator: Sendable {
     /// Plans the new files for `inputs` (every file of the module: all of them inform
     /// the analysis, such as which types are `Sendable` and which async functions exist;
     /// files this tool generated, by their names, get no new files of their own).
-    public func migrate(_ inputs: [SourceInput]) -> MigrationResult {
+    ///
+    /// `symbolGraphs` say what the compiler knows of the modules the sources use (their
+    /// types' supertypes, cancel methods, `Sendable` conformances and async functions),
+    /// where the sources alone cannot tell.
+    public func migrate(_ inputs: [SourceInput], symbolGraphs: [SymbolGraph] = []) -> MigrationResult {
         let parsed = inputs.map { Parser.parse(source: $0.text) }
-        let index = SourceIndex(files: parsed)
+        let index = SourceIndex(
+            files: parsed, interfaces: symbolGraphs.map { Parser.parse(source: $0.interface) })
         var plans: [(SourceInput, SourceLocationConverter, [(FunctionSite?, Int, String, Plan)])] = []
 
         for (input, tree) in zip(inputs, parsed) {
@@ -80,6 +85,7 @@ public struct Migrator: Sendable {
             var members: [GeneratedMember] = []
             for (site, line, name, plan) in filePlans {
                 var outcome: Outcome
+                var form: FormInfo?
                 switch plan {
                 case .skipped(let reason, let detail):
                     outcome = .skipped(reason, detail)
@@ -96,9 +102,10 @@ public struct Migrator: Sendable {
                         outcome = .skipped(.duplicate, "")
                     } else {
                         members.append(member)
+                        form = member.form
                     }
                 }
-                entries.append(ReportEntry(file: input.path, line: line, function: name, outcome: outcome))
+                entries.append(ReportEntry(file: input.path, line: line, function: name, outcome: outcome, form: form))
             }
             if !members.isEmpty {
                 files.append(

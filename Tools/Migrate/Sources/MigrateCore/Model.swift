@@ -25,12 +25,32 @@ public struct MigrationOptions: Sendable, Equatable {
     /// Modules every generated file imports besides the original file's imports and
     /// FutureBridge (the module that declares the API, when the wrappers live elsewhere).
     public var imports: [String]
+    /// Functions whose handler is called once, whatever their names say: `name`,
+    /// `Owner.name`, or a selector (`Owner.name(label:handler:)`).
+    public var oneShot: Set<String>
+    /// Functions whose handler is called many times (they get a stream form), named the same way.
+    public var multiShot: Set<String>
 
-    public init(mode: MigrationMode = .asyncForms, publicOnly: Bool = false, imports: [String] = []) {
+    public init(
+        mode: MigrationMode = .asyncForms, publicOnly: Bool = false, imports: [String] = [],
+        oneShot: Set<String> = [], multiShot: Set<String> = []
+    ) {
         self.mode = mode
         self.publicOnly = publicOnly
         self.imports = imports
+        self.oneShot = oneShot
+        self.multiShot = multiShot
     }
+}
+
+/// What kind of form the tool wrote for a function.
+public enum FormKind: String, Sendable, Equatable {
+    /// `async throws -> T`, the handler's value returned.
+    case async
+    /// `async throws -> Output`, running a body inside the callback.
+    case scoped
+    /// `AsyncThrowingStream<T, any Error>`, for a handler called many times.
+    case stream
 }
 
 /// A Swift source file to migrate.
@@ -62,6 +82,8 @@ public enum SkipReason: String, CaseIterable, Sendable, Comparable {
     case alreadyAsync = "already async"
     case hasAsyncSibling = "already has an async sibling"
     case hasCompletionSibling = "already has a completion-handler sibling"
+    case hook = "called by the library"
+    case wouldBreakCalls = "would change existing calls"
     case coveredByProtocol = "covered by the protocol's extension"
     case duplicate = "same async form as another overload"
     case notVisible = "private or fileprivate"
@@ -92,6 +114,10 @@ public enum SkipReason: String, CaseIterable, Sendable, Comparable {
         case .alreadyAsync: "the function is async already and takes a handler: nothing to bridge"
         case .hasAsyncSibling: "an async function with the same name and labels exists"
         case .hasCompletionSibling: "a function with the same name, labels and a completion handler exists"
+        case .hook:
+            "a delegate method, or a requirement of a protocol the library calls (…Delegate, …Handler, …Retrier, …Adapter…): its handler is for the conforming type to call"
+        case .wouldBreakCalls:
+            "a function or property with the form's name and labels exists (or the original can be called that way): existing calls would become async or ambiguous"
         case .coveredByProtocol:
             "a protocol the type conforms to declares the same requirement, whose async form (in the protocol's extension) serves this type too"
         case .duplicate: "another overload produces the same async signature"
@@ -105,7 +131,7 @@ public enum SkipReason: String, CaseIterable, Sendable, Comparable {
         case .handlerNotLast: "the completion handler is not the last parameter"
         case .nonEscaping: "a non-escaping handler runs before the function returns: no async form needed"
         case .eventHandler:
-            "the handler's or the function's name says it reports events (onChange, progress, observe, addObserver...), not one completion"
+            "a multi-shot handler (events, progress, observation) that has no stream form: its shape, or nothing returned to stop it when the stream ends"
         case .notSendable:
             "the value is not Sendable and the shape has no scoped form (the value cannot leave the callback)"
         case .variadic: "a variadic parameter cannot be forwarded"
@@ -125,6 +151,22 @@ public enum Outcome: Sendable, Equatable {
     case skipped(SkipReason, String)
 }
 
+/// What a generated form is, for the counts.
+public struct FormInfo: Sendable, Equatable {
+    public var kind: FormKind
+    /// Whether cancelling the awaiting task (or ending the stream) stops the operation.
+    public var cancels: Bool
+    /// The type the function returns when this tool could not tell whether it stops the
+    /// operation (a type of another module, with no symbol graph to say).
+    public var unresolvedHandle: String?
+
+    public init(kind: FormKind, cancels: Bool, unresolvedHandle: String? = nil) {
+        self.kind = kind
+        self.cancels = cancels
+        self.unresolvedHandle = unresolvedHandle
+    }
+}
+
 /// One line of the report: a function the tool considered.
 public struct ReportEntry: Sendable, Equatable {
     public var file: String
@@ -132,12 +174,14 @@ public struct ReportEntry: Sendable, Equatable {
     /// `Owner.name(label:completion:)`.
     public var function: String
     public var outcome: Outcome
+    /// For a generated form: its kind and whether it wires cancellation.
+    public var form: FormInfo?
 
     /// `file:line  Owner.name(labels:)  ...` as the report prints it.
     public var description: String {
         switch outcome {
         case .generated(let note):
-            "generated  \(file):\(line)  \(function)  \(note)"
+            "generated  \(file):\(line)  \(function)  \(form.map { "[\($0.kind.rawValue)] " } ?? "")\(note)"
         case .skipped(let reason, let detail):
             "skipped    \(file):\(line)  \(function)  [\(reason.rawValue)] \(detail)"
         }
@@ -163,18 +207,32 @@ public struct MigrationResult: Sendable {
     }
 
     /// The report: one line per function, a blank line, then the summary.
-    public func report(mode: MigrationMode) -> String {
-        entries.map { $0.description + "\n" }.joined() + "\n" + summary(mode: mode)
+    public func report(mode: MigrationMode, module: String? = nil) -> String {
+        entries.map { $0.description + "\n" }.joined() + "\n" + summary(mode: mode, module: module)
     }
 
-    /// The counts: functions considered, generated, and skipped for each reason.
-    public func summary(mode: MigrationMode) -> String {
+    /// The counts: functions considered, generated (streams, and forms that wire
+    /// cancellation, among them), and skipped for each reason; after `module: `, when given.
+    public func summary(mode: MigrationMode, module: String? = nil) -> String {
         let total = entries.count
         let kind = (mode == .asyncForms ? "completion-handler function" : "async function") + (total == 1 ? "" : "s")
         let share = total == 0 ? 0 : (generatedCount * 100 + total / 2) / total
-        var lines = ["\(total) \(kind): \(generatedCount) generated (\(share)%), \(total - generatedCount) skipped"]
+        var head = "\(total) \(kind): \(generatedCount) generated (\(share)%)"
+        if mode == .asyncForms {
+            let forms = entries.compactMap(\.form)
+            let streams = forms.filter { $0.kind == .stream }.count
+            let cancelling = forms.filter(\.cancels).count
+            head += ", \(streams) stream\(streams == 1 ? "" : "s"), \(cancelling) with cancellation wired"
+        }
+        var lines = [(module.map { $0 + ": " } ?? "") + head + ", \(total - generatedCount) skipped"]
         for (reason, count) in skipCounts {
             lines.append("  \(count)  \(reason.rawValue)")
+        }
+        let unresolved = Set(entries.compactMap(\.form?.unresolvedHandle)).sorted()
+        if !unresolved.isEmpty {
+            lines.append(
+                "  not resolved: \(unresolved.map { "`\($0)`" }.joined(separator: ", ")) (returned, not known to "
+                    + "stop the operation; pass the symbol graph of the module that declares it with --symbol-graph)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

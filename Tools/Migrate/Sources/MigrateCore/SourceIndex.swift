@@ -9,13 +9,20 @@ final class SourceIndex {
         var name: String
         var kind: Owner.Kind
         var access: Access = .internal
+        /// Known from a symbol graph (another module), not from the sources.
+        var isFromInterface = false
         var inherited: [String] = []
         var globalActor: String?
         var isGlobalActor = false
         var explicitlyNotSendable = false
         var genericParameters: [String: [String]] = [:]
         var associatedTypes: [String: [String]] = [:]
-        var hasCancel = false
+        /// The generic parameters in declaration order (to substitute arguments).
+        var genericParameterList: [String] = []
+        /// Stored and computed properties, by name, with their declared types.
+        var properties: [String: TypeSyntax] = [:]
+        /// The method that stops what an instance stands for (`cancel()`, `invalidate()`...).
+        var cancelMethod: CancelMethod?
         var availability: [String] = []
 
         init(name: String, kind: Owner.Kind) {
@@ -32,33 +39,65 @@ final class SourceIndex {
     }
 
     struct FunctionEntry {
+        var labels: [String?]
+        /// For each parameter, whether it has a default value (a call may leave it out).
+        var defaulted: [Bool]
         var isAsync: Bool
+        var isStatic: Bool
         var parameterTypes: [String]
         var hasHandler: Bool
+        /// Returns an `AsyncSequence` (a type named `…Stream`, `…Sequence`, `StreamOf`).
+        var returnsStream: Bool
+        /// Returns something (not `Void`).
+        var returnsValue: Bool
+    }
+
+    /// A method with no arguments that stops the operation an instance stands for.
+    struct CancelMethod: Equatable {
+        var name: String
+        /// It returns something (`cancel() -> Self`): the call discards it.
+        var returnsValue: Bool
+
+        /// The names this tool takes as stopping an operation, by preference.
+        static let names = ["cancel", "invalidate", "stop"]
     }
 
     private(set) var types: [String: TypeInfo] = [:]
     private var typesBySimpleName: [String: TypeInfo] = [:]
     private(set) var functions: [FunctionKey: [FunctionEntry]] = [:]
+    /// The same, by owner and base name.
+    private var functionsByName: [String: [FunctionEntry]] = [:]
     private var aliases: [String: TypeSyntax] = [:]
-    private(set) var genericAliases: Set<String> = []
+    private var genericAliasDeclarations: [String: (parameters: [String], type: TypeSyntax)] = [:]
+    /// Types declared at file scope (not nested), by name.
+    private var topLevelTypes: Set<String> = []
     /// Extended types (by simple name) with their extensions' conformances and attributes.
     private var extensionConformances: [String: [String]] = [:]
     private var pendingNotSendable: Set<String> = []
-    private var pendingCancel: Set<String> = []
+    private var pendingCancel: [String: CancelMethod] = [:]
+    private var pendingProperties: [String: [String: TypeSyntax?]] = [:]
+    /// `Owner|name` of every property.
+    private var propertyNames: [String: Bool] = [:]
 
-    init(files: [SourceFileSyntax]) {
+    /// Indexes `files`, then `interfaces` (declarations the compiler knows from other
+    /// modules, see ``SymbolGraph``), which add only the types the files do not declare.
+    init(files: [SourceFileSyntax], interfaces: [SourceFileSyntax] = []) {
         for file in files { add(file) }
+        for interface in interfaces { add(interface, isInterface: true) }
         for (name, conformances) in extensionConformances {
             typeInfo(name)?.inherited += conformances
         }
         for name in pendingNotSendable { typeInfo(name)?.explicitlyNotSendable = true }
-        for name in pendingCancel { typeInfo(name)?.hasCancel = true }
+        for (name, method) in pendingCancel { typeInfo(name)?.cancelMethod = method }
+        for (name, properties) in pendingProperties {
+            typeInfo(name)?.properties.merge(properties.compactMapValues { $0 }) { first, _ in first }
+        }
     }
 
-    private func add(_ file: SourceFileSyntax) {
+    private func add(_ file: SourceFileSyntax, isInterface: Bool = false) {
         var walker = DeclarationWalker()
         walker.onOwner = { [self] decl, owner, _ in
+            if isInterface, owner.kind != .extension, types[owner.qualifiedName] != nil { return }
             if owner.kind == .extension {
                 if isSendableUnavailable(decl) {
                     pendingNotSendable.insert(owner.qualifiedName)
@@ -68,6 +107,7 @@ final class SourceIndex {
                 return
             }
             let info = types[owner.qualifiedName] ?? TypeInfo(name: owner.qualifiedName, kind: owner.kind)
+            info.isFromInterface = isInterface
             info.kind = owner.kind
             info.access = Access(modifiers: owner.modifiers) ?? .internal
             info.inherited += owner.inherited
@@ -81,8 +121,10 @@ final class SourceIndex {
             if let clause = owner.genericParameters {
                 for parameter in clause.parameters {
                     info.genericParameters[parameter.name.text] = parameter.inheritedType.map { [text($0)] } ?? []
+                    info.genericParameterList.append(parameter.name.text)
                 }
             }
+            if !owner.qualifiedName.contains(".") { topLevelTypes.insert(owner.qualifiedName) }
             if let whereClause = owner.whereClause {
                 for (name, constraint) in Self.requirements(whereClause) {
                     info.genericParameters[name, default: []].append(constraint)
@@ -94,8 +136,10 @@ final class SourceIndex {
             }
         }
         walker.onTypeAlias = { [self] node, _ in
-            if node.genericParameterClause != nil {
-                genericAliases.insert(node.name.text)
+            if let clause = node.genericParameterClause {
+                genericAliasDeclarations[node.name.text] = (
+                    clause.parameters.map(\.name.text), node.initializer.value
+                )
             } else {
                 aliases[node.name.text] = node.initializer.value
             }
@@ -110,18 +154,49 @@ final class SourceIndex {
             let owner = context.ownerName ?? ""
             let parameters = Parameter.list(node.signature.parameterClause)
             let key = FunctionKey(owner: owner, name: node.name.text, labels: parameters.map(\.label))
+            let isStatic = node.modifiers.contains {
+                $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class)
+            }
+            let returnType = node.signature.returnClause.map { text($0.type) }
             let entry = FunctionEntry(
+                labels: parameters.map(\.label),
+                defaulted: parameters.map(\.hasDefault),
                 isAsync: node.signature.effectSpecifiers?.asyncSpecifier != nil,
+                isStatic: isStatic,
                 parameterTypes: parameters.map { text($0.type) },
                 hasHandler: parameters.last.map { ClosureType($0.type, aliases: { _ in nil })?.returnsVoid ?? false }
-                    ?? false)
+                    ?? false,
+                returnsStream: returnType.map(Self.namesStream) ?? false,
+                returnsValue: node.signature.returnClause.map { !TypeText.isVoid($0.type) } ?? false)
             functions[key, default: []].append(entry)
-            let isStatic = node.modifiers.contains { $0.name.tokenKind == .keyword(.static) }
-            if node.name.text == "cancel", parameters.isEmpty, !isStatic, !owner.isEmpty {
-                pendingCancel.insert(owner)
+            functionsByName[owner + "|" + node.name.text, default: []].append(entry)
+            if CancelMethod.names.contains(node.name.text), parameters.isEmpty, !isStatic, !owner.isEmpty {
+                let method = CancelMethod(
+                    name: node.name.text,
+                    returnsValue: node.signature.returnClause.map { !TypeText.isVoid($0.type) } ?? false)
+                if let existing = pendingCancel[owner],
+                    CancelMethod.names.firstIndex(of: existing.name)! <= CancelMethod.names.firstIndex(of: method.name)!
+                {
+                } else {
+                    pendingCancel[owner] = method
+                }
+            }
+        }
+        walker.onVariable = { [self] node, context in
+            guard let owner = context.ownerName else { return }
+            for binding in node.bindings {
+                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+                // A property whose type is inferred is known by name only: enough to see a clash.
+                pendingProperties[owner, default: [:]][name] = binding.typeAnnotation?.type
+                propertyNames[owner + "|" + name] = true
             }
         }
         walker.walk(file)
+    }
+
+    /// `AsyncStream<T>`, `StreamOf<T>`, `some AsyncSequence<T, E>`: a type that streams values.
+    static func namesStream(_ spelled: String) -> Bool {
+        spelled.contains("Stream") || spelled.contains("AsyncSequence")
     }
 
     private func isSendableUnavailable(_ decl: DeclSyntax) -> Bool {
@@ -143,10 +218,103 @@ final class SourceIndex {
         types[name] ?? typesBySimpleName[Self.lastComponent(name)]
     }
 
-    func alias(_ name: String) -> TypeSyntax? { aliases[name] }
+    /// What a type alias of the sources stands for: `Completion` (plain) or
+    /// `Handler<Int>` (generic, its arguments substituted).
+    func alias(_ identifier: IdentifierTypeSyntax) -> TypeSyntax? {
+        guard let clause = identifier.genericArgumentClause else { return aliases[identifier.name.text] }
+        guard let alias = genericAliasDeclarations[identifier.name.text] else { return nil }
+        let arguments = clause.arguments.map { text($0.with(\.trailingComma, nil)) }
+        return TypeText.substituted(alias.type, Dictionary(zip(alias.parameters, arguments)) { first, _ in first })
+    }
 
-    /// Whether the sources declare a type of this name (such as their own `Result`).
-    func declares(_ simpleName: String) -> Bool { typesBySimpleName[simpleName] != nil }
+    /// Whether `Result` names a type of these sources rather than Swift's in code inside
+    /// `owner`: a file-scope `Result`, or one nested in `owner` or in a type enclosing it.
+    /// A `Result` nested elsewhere (`PathMonitor.Result`) changes nothing outside its type.
+    func shadowsResult(in owner: String?) -> Bool {
+        if topLevelTypes.contains("Result") { return true }
+        guard var scope = owner else { return false }
+        while true {
+            if types[scope + ".Result"] != nil { return true }
+            guard let dot = scope.lastIndex(of: ".") else { return false }
+            scope = String(scope[..<dot])
+        }
+    }
+
+    /// Every function named `name` under `owner`, whatever its labels.
+    func entries(owner: String, name: String) -> [FunctionEntry] {
+        functionsByName[owner + "|" + name] ?? []
+    }
+
+    /// Whether `owner` declares a property named `name`.
+    func hasProperty(owner: String, name: String) -> Bool {
+        propertyNames[owner + "|" + name] ?? false
+    }
+
+    /// `owner` and every type it conforms to or inherits from, as far as the sources tell.
+    func selfAndSupertypes(_ owner: String?) -> [String] {
+        guard let owner, !owner.isEmpty else { return [""] }
+        return [owner] + allConformances(of: owner)
+    }
+
+    /// A type spelled with a type alias of the sources, expanded (a generic alias with
+    /// its arguments substituted).
+    func expand(_ type: TypeSyntax) -> TypeSyntax {
+        var current = TypeText.unparenthesized(type)
+        for _ in 0..<8 {
+            guard let identifier = current.as(IdentifierTypeSyntax.self) else { break }
+            guard let aliased = alias(identifier) else { break }
+            current = TypeText.unparenthesized(aliased)
+        }
+        return current
+    }
+
+    /// How a handler's value reports a failure of its own.
+    enum CarriedError {
+        /// The value has `result: Result<Success, Failure>` (Alamofire's `DataResponse`).
+        case resultMember(success: TypeSyntax, failure: TypeSyntax)
+        /// The value has `error: Error?`, set when the operation failed.
+        case errorMember
+    }
+
+    /// Whether values of `type` (a type of the sources) carry the operation's error.
+    func carriedError(in type: TypeSyntax) -> CarriedError? {
+        // Only the module's own response types: another module's `error` property (a
+        // `URLSessionTask`'s) is not the operation's failure.
+        guard let (name, arguments) = TypeText.nominal(expand(type)), let info = typeInfo(name), !info.isFromInterface,
+            info.kind == .struct || info.kind == .class || info.kind == .enum
+        else { return nil }
+        var map: [String: String] = [:]
+        for (parameter, argument) in zip(info.genericParameterList, arguments) { map[parameter] = text(argument) }
+        if let result = info.properties["result"], let (success, failure) = TypeText.resultArguments(result),
+            !shadowsResult(in: info.name)
+        {
+            return .resultMember(
+                success: TypeText.substituted(success, map), failure: TypeText.substituted(failure, map))
+        }
+        if let error = info.properties["error"], TypeText.isOptionalError(error) { return .errorMember }
+        return nil
+    }
+
+    // MARK: - Hooks
+
+    /// Protocols the library calls rather than its users: a completion handler in one
+    /// of their requirements is for the conforming type to call.
+    static let hookSuffixes = [
+        "Delegate", "DataSource", "Adapter", "Retrier", "Interceptor", "Handler", "Strategy", "Policy", "Hook",
+        "Monitor", "Observer",
+    ]
+
+    /// The hook protocol (by the names above) that declares `name(labels)` for `owner`, if any.
+    func hookRequirement(owner: String?, name: String, labels: [String?]) -> String? {
+        for candidate in selfAndSupertypes(owner) where !candidate.isEmpty {
+            let simple = Self.lastComponent(candidate)
+            guard typeInfo(simple)?.kind == .protocol, Self.hookSuffixes.contains(where: simple.hasSuffix),
+                !entries(owner: typeInfo(simple)!.name, name: name, labels: labels).isEmpty
+            else { continue }
+            return simple
+        }
+        return nil
+    }
 
     /// The global-actor attribute among `attributes` (`@MainActor`), if any.
     func globalActorAttribute(_ attributes: AttributeListSyntax) -> String? {
@@ -197,7 +365,7 @@ final class SourceIndex {
         "NSManagedObject", "NSManagedObjectContext", "NSMutableString", "NSMutableData", "NSMutableArray",
         "NSMutableDictionary", "NSMutableSet", "NSMutableAttributedString", "UIView", "UIViewController",
         "NSView", "NSViewController", "UnsafeMutableRawPointer", "UnsafeMutablePointer", "UnsafeRawPointer",
-        "UnsafePointer", "OpaquePointer",
+        "UnsafePointer", "OpaquePointer", "Any", "AnyObject", "NSObject",
     ]
 
     /// Protocols from outside the sources that refine `Sendable`.
@@ -212,7 +380,13 @@ final class SourceIndex {
         if TypeText.containsFunctionType(type), !text(type).contains("@Sendable") {
             return .notSendable(text(type))
         }
-        for name in TypeText.mentionedNames(type) where !generics.contains(name) {
+        // `Reducer.Value`: the caller requires it to be `Sendable`, like a generic parameter.
+        let dependent = Set(
+            TypeText.genericMembers(type, generics: generics).compactMap {
+                $0.split(separator: ".").last.map(String.init)
+            }
+        )
+        for name in TypeText.mentionedNames(type) where !generics.contains(name) && !dependent.contains(name) {
             if Self.knownNotSendable.contains(name) { return .notSendable(name) }
             if let info = typeInfo(name), !isSendable(info) { return .notSendable(name) }
         }
@@ -264,14 +438,14 @@ final class SourceIndex {
     enum Handle: Equatable {
         /// A `URLSessionTask`: cancel it on request, and resume it (it starts suspended).
         case urlSessionTask(String)
-        /// A `Sendable` type with `cancel()`.
-        case cancellable(String)
+        /// A `Sendable` type with `cancel()` (or `invalidate()`, `stop()`).
+        case cancellable(String, CancelMethod)
         /// A `DispatchWorkItem` (not `Sendable` on Linux): FutureBridge has an overload.
         case workItem
         /// Has `cancel()`, callable from any thread, but not marked `Sendable` everywhere.
         case uncheckedCancellable(String)
         /// Declared in the sources with `cancel()`, but not `Sendable`.
-        case notSendable(String)
+        case notSendable(String, CancelMethod)
         /// Not known to have `cancel()`.
         case unknown(String)
         /// A plain value, not a handle.
@@ -293,20 +467,28 @@ final class SourceIndex {
         "Float", "String", "Data", "URL", "Date", "UUID", "Array", "Dictionary", "Set", "Optional",
     ]
 
-    /// What a function's return value is to cancellation.
-    func handle(_ type: TypeSyntax) -> Handle {
+    /// What a function's return value is to cancellation. `Self` is the owner: the
+    /// method of a request class that returns the request.
+    func handle(_ type: TypeSyntax, owner: String?) -> Handle {
         let spelled = text(type)
-        guard let name = TypeText.simpleName(type) else { return .value(spelled) }
+        guard var name = TypeText.simpleName(type) else { return .value(spelled) }
+        if name == "Self", let owner { name = Self.lastComponent(owner) }
         if Self.urlSessionTasks.contains(name) { return .urlSessionTask(name) }
         if name == "DispatchWorkItem" { return .workItem }
+        let cancel = CancelMethod(name: "cancel", returnsValue: false)
         if let info = typeInfo(name) {
-            let hasCancel =
-                info.hasCancel
-                || allConformances(of: name).contains { typeInfo($0)?.hasCancel ?? false }
-            guard hasCancel else { return .unknown(name) }
-            return isSendable(info) ? .cancellable(name) : .notSendable(name)
+            // Its own method, or one it inherits from a superclass or a protocol.
+            let supertypes = allConformances(of: name)
+            if let method = info.cancelMethod ?? supertypes.lazy.compactMap({ self.typeInfo($0)?.cancelMethod }).first {
+                return isSendable(info) ? .cancellable(name, method) : .notSendable(name, method)
+            }
+            // A subclass of a known handle: `class UploadTask: URLSessionUploadTask`.
+            if supertypes.contains(where: Self.urlSessionTasks.contains) { return .urlSessionTask(name) }
+            if supertypes.contains(where: Self.sendableCancellables.contains) { return .cancellable(name, cancel) }
+            if supertypes.contains(where: Self.uncheckedCancellables.contains) { return .uncheckedCancellable(name) }
+            return .unknown(name)
         }
-        if Self.sendableCancellables.contains(name) { return .cancellable(name) }
+        if Self.sendableCancellables.contains(name) { return .cancellable(name, cancel) }
         if Self.uncheckedCancellables.contains(name) { return .uncheckedCancellable(name) }
         if Self.plainValues.contains(name) || type.is(ArrayTypeSyntax.self) || type.is(DictionaryTypeSyntax.self)
             || type.is(TupleTypeSyntax.self)

@@ -1,13 +1,21 @@
+import SwiftParser
 import SwiftSyntax
 
 /// The source text of a syntax node without its surrounding trivia, with every run of
 /// whitespace (newlines included) collapsed into one space and comments dropped.
-func text(_ node: some SyntaxProtocol) -> String {
+/// Identifiers in `replacing` (not after a `.`) are written as their replacements.
+func text(_ node: some SyntaxProtocol, replacing replacements: [String: String] = [:]) -> String {
     var result = ""
     var previous: TokenSyntax?
     for token in node.tokens(viewMode: .sourceAccurate) {
         if let previous, needsSpace(between: previous, and: token) { result += " " }
-        result += token.text
+        if case .identifier(let name) = token.tokenKind, let replacement = replacements[name],
+            previous?.tokenKind != .period
+        {
+            result += replacement
+        } else {
+            result += token.text
+        }
         previous = token
     }
     return result
@@ -122,11 +130,34 @@ enum TypeText {
         return collector.names
     }
 
+    /// The member types rooted at a generic parameter (`Reducer.Value`), as written: the
+    /// sources cannot say whether they are `Sendable`, so a form requires it.
+    static func genericMembers(_ type: some SyntaxProtocol, generics: Set<String>) -> [String] {
+        let finder = GenericMemberFinder(generics: generics)
+        finder.walk(type)
+        return finder.members
+    }
+
     /// Whether a type (as a value, not a parameter) mentions a closure type.
     static func containsFunctionType(_ type: some SyntaxProtocol) -> Bool {
         let finder = FunctionTypeFinder(viewMode: .sourceAccurate)
         finder.walk(type)
         return finder.found
+    }
+
+    /// A type parsed from its spelling (nil if it does not parse as one).
+    static func parse(_ spelled: String) -> TypeSyntax? {
+        let file = Parser.parse(source: "let _: " + spelled)
+        guard let decl = file.statements.first?.item.as(VariableDeclSyntax.self),
+            let type = decl.bindings.first?.typeAnnotation?.type, !type.hasError
+        else { return nil }
+        return type
+    }
+
+    /// `type` with the generic parameters in `map` replaced by their arguments.
+    static func substituted(_ type: TypeSyntax, _ map: [String: String]) -> TypeSyntax {
+        guard !map.isEmpty else { return type }
+        return parse(text(type, replacing: map)) ?? type
     }
 
     /// The metatype expression of a type: `T.self`, `(any P).self`, `(Data?, URLResponse?).self`.
@@ -139,7 +170,7 @@ enum TypeText {
 }
 
 /// A closure type as a parameter declares it, looking through parentheses, optionals
-/// and type aliases declared in the scanned sources.
+/// and type aliases declared in the scanned sources (generic ones with their arguments).
 struct ClosureType {
     /// The type attributes, as written (`@escaping`, `@Sendable`, `@MainActor`).
     var attributes: [String] = []
@@ -163,7 +194,7 @@ struct ClosureType {
         attributes.filter { $0 != "@escaping" && $0 != "@autoclosure" }
     }
 
-    init?(_ type: TypeSyntax, aliases: (String) -> TypeSyntax?, depth: Int = 0) {
+    init?(_ type: TypeSyntax, aliases: (IdentifierTypeSyntax) -> TypeSyntax?, depth: Int = 0) {
         guard depth < 8 else { return nil }
         var current = type
         while true {
@@ -194,9 +225,7 @@ struct ClosureType {
                 current = iuo.wrappedType
                 continue
             }
-            if let identifier = current.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil,
-                let aliased = aliases(identifier.name.text)
-            {
+            if let identifier = current.as(IdentifierTypeSyntax.self), let aliased = aliases(identifier) {
                 alias = alias ?? identifier.name.text
                 current = aliased
                 continue
@@ -224,6 +253,26 @@ private final class NameCollector: SyntaxVisitor {
     override func visit(_ node: MemberTypeSyntax) -> SyntaxVisitorContinueKind {
         names.append(node.name.text)
         return .visitChildren
+    }
+}
+
+private final class GenericMemberFinder: SyntaxVisitor {
+    let generics: Set<String>
+    var members: [String] = []
+
+    init(generics: Set<String>) {
+        self.generics = generics
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    override func visit(_ node: MemberTypeSyntax) -> SyntaxVisitorContinueKind {
+        var base = node.baseType
+        while let member = base.as(MemberTypeSyntax.self) { base = member.baseType }
+        guard let root = base.as(IdentifierTypeSyntax.self), generics.contains(root.name.text) else {
+            return .visitChildren
+        }
+        members.append(text(node))
+        return .skipChildren
     }
 }
 

@@ -8,7 +8,7 @@ struct FutureBridgeMigrate: ParsableCommand {
         commandName: "futurebridge-migrate",
         abstract: "Writes async forms of completion-handler functions, built on FutureBridge.",
         discussion: """
-            Reads every .swift file under <sources-dir> and, for each function whose last \
+            Reads every .swift file under each <sources-dir> and, for each function whose last \
             parameter is a completion handler of a shape FutureBridge adapts, writes an \
             `async throws` form in <File>+Async.swift, next to the original. With \
             --legacy-shims, writes completion-handler shims of the async functions instead, \
@@ -21,8 +21,12 @@ struct FutureBridgeMigrate: ParsableCommand {
             """
     )
 
-    @Argument(help: "The directory of Swift sources to migrate (searched recursively).")
-    var sourcesDir: String
+    @Argument(
+        help: """
+            The directory of a module's Swift sources (searched recursively); several \
+            directories are several modules, each migrated on its own.
+            """)
+    var sourcesDirs: [String]
 
     @Flag(help: "Write completion-handler shims for async functions, for callers not migrated yet.")
     var legacyShims = false
@@ -42,36 +46,71 @@ struct FutureBridgeMigrate: ParsableCommand {
     @Flag(help: "Only public and open functions (for new files compiled outside the API's module).")
     var publicOnly = false
 
-    @Flag(help: "Print only the report's summary, not one line per function.")
+    @Option(
+        name: .customLong("symbol-graph"),
+        help: """
+            A symbol graph (.symbols.json) or a directory of them (repeatable), for what the sources \
+            cannot tell: supertypes, cancel methods, Sendable conformances and async functions of the \
+            modules they use (swift-symbolgraph-extract, or swift package dump-symbol-graph).
+            """)
+    var symbolGraphs: [String] = []
+
+    @Option(
+        name: .customLong("one-shot"),
+        help:
+            "A function whose handler is called once (repeatable): `name`, `Type.name` or `Type.name(label:handler:)`.")
+    var oneShot: [String] = []
+
+    @Option(
+        name: .customLong("multi-shot"),
+        help:
+            "A function whose handler is called many times, which gets a stream form (repeatable), named the same way.")
+    var multiShot: [String] = []
+
+    @Flag(help: "Print only the summary of each module, not one line per function.")
     var summary = false
 
     mutating func run() throws {
-        let root = URL(fileURLWithPath: sourcesDir).standardizedFileURL
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ValidationError("\(sourcesDir) is not a directory")
-        }
-        let inputs = try sourceInputs(under: root)
         let options = MigrationOptions(
-            mode: legacyShims ? .legacyShims : .asyncForms, publicOnly: publicOnly, imports: imports)
-        let result = Migrator(options: options).migrate(inputs)
-        let outputRoot = outputDir.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? root
-
-        let report = summary ? result.summary(mode: options.mode) : result.report(mode: options.mode)
-        FileHandle.standardError.write(Data(report.utf8))
-
-        if write {
-            do {
-                for target in try writeNewFiles(result.files, under: outputRoot) {
-                    FileHandle.standardError.write(Data("wrote \(Self.display(target))\n".utf8))
-                }
-            } catch let error as ExistingFilesError {
-                throw ValidationError(error.description)
+            mode: legacyShims ? .legacyShims : .asyncForms, publicOnly: publicOnly, imports: imports,
+            oneShot: Set(oneShot), multiShot: Set(multiShot))
+        let graphs = try symbolGraphs.flatMap { try SymbolGraph.load(from: URL(fileURLWithPath: $0)) }
+        var results: [(root: URL, result: MigrationResult)] = []
+        for sourcesDir in sourcesDirs {
+            let root = URL(fileURLWithPath: sourcesDir).standardizedFileURL
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                throw ValidationError("\(sourcesDir) is not a directory")
             }
-        } else {
-            for file in result.files {
-                let target = outputRoot.appendingPathComponent(file.path)
-                print(unifiedDiff(creating: Self.display(target), text: file.text), terminator: "")
+            let result = Migrator(options: options).migrate(try sourceInputs(under: root), symbolGraphs: graphs)
+            let module = root.lastPathComponent
+            let report =
+                summary
+                ? result.summary(mode: options.mode, module: module)
+                : result.report(mode: options.mode, module: sourcesDirs.count > 1 ? module : nil)
+            FileHandle.standardError.write(Data(report.utf8))
+            results.append((root, result))
+        }
+
+        for (root, result) in results {
+            // Several modules under one output directory: one folder each.
+            let outputRoot =
+                outputDir.map { URL(fileURLWithPath: $0).standardizedFileURL }
+                .map { results.count > 1 ? $0.appendingPathComponent(root.lastPathComponent) : $0 } ?? root
+            if write {
+                do {
+                    for target in try writeNewFiles(result.files, under: outputRoot) {
+                        FileHandle.standardError.write(Data("wrote \(Self.display(target))\n".utf8))
+                    }
+                } catch let error as ExistingFilesError {
+                    throw ValidationError(error.description)
+                }
+            } else {
+                for file in result.files {
+                    let target = outputRoot.appendingPathComponent(file.path)
+                    print(unifiedDiff(creating: Self.display(target), text: file.text), terminator: "")
+                }
             }
         }
     }

@@ -22,7 +22,10 @@ extension HTTPClient {
     ///
     /// - Parameters:
     ///   - url: The URL to retrieve.
-    public func dataTask(with url: URL) async throws -> (Data?, URLResponse?) {
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func dataTask(with url: URL) async throws -> (Data?, URLResponse?) {
         try await withPromise(of: (Data?, URLResponse?).self) { promise in
             let task = dataTask(with: url, completionHandler: promise.resolve)
             promise.cancelOnRequest { task.cancel() }
@@ -37,7 +40,11 @@ extension HTTPClient {
     ///
     /// Cancelling the awaiting task cancels the `URLSessionDataTask` that
     /// `dataTask(with:completionHandler:)` returns, which is resumed here.
-    public func dataTask(with request: URLRequest) async throws -> (Data?, URLResponse?) {
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func dataTask(with request: URLRequest) async throws -> (Data?, URLResponse?) {
         try await withPromise(of: (Data?, URLResponse?).self) { promise in
             let task = dataTask(with: request, completionHandler: promise.resolve)
             promise.cancelOnRequest { task.cancel() }
@@ -51,7 +58,14 @@ extension HTTPClient {
     ///
     /// Cancelling the awaiting task cancels the `URLSessionUploadTask` that
     /// `uploadTask(with:from:completionHandler:)` returns, which is resumed here.
-    public func uploadTask(with request: URLRequest, from bodyData: Data?) async throws -> (Data?, URLResponse?) {
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func uploadTask(
+        with request: URLRequest,
+        from bodyData: Data?
+    ) async throws -> (Data?, URLResponse?) {
         try await withPromise(of: (Data?, URLResponse?).self) { promise in
             let task = uploadTask(with: request, from: bodyData, completionHandler: promise.resolve)
             promise.cancelOnRequest { task.cancel() }

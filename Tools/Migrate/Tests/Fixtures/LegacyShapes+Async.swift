@@ -16,7 +16,10 @@ extension LegacyStore {
     ///
     /// - Parameters:
     ///   - id: The user's identifier.
-    public func fetchUser(id: Int) async throws -> User {
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func fetchUser(id: Int) async throws -> User {
         try await withPromise(of: User.self) { promise in
             fetchUser(id: id, completion: promise.resolve)
         }
@@ -27,7 +30,10 @@ extension LegacyStore {
     /// Loads a name.
     ///
     /// - Parameter id: The identifier.
-    public func loadName(for id: Int) async throws -> String {
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func loadName(for id: Int) async throws -> String {
         try await withPromise(of: String.self) { promise in
             loadName(for: id, completion: promise.resolve)
         }
@@ -36,7 +42,11 @@ extension LegacyStore {
     /// Async form of `readValue(key:callback:)`.
     ///
     /// Reads a value, Node style: the error comes first.
-    public func readValue(key: String) async throws -> Data {
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func readValue(key: String) async throws -> Data {
         try await withPromise(of: Data.self) { promise in
             readValue(key: key, callback: promise.resolve)
         }
@@ -45,7 +55,10 @@ extension LegacyStore {
     /// Async form of `save(_:completion:)`.
     ///
     /// Saves text.
-    public func save(_ text: String) async throws {
+    ///
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func save(_ text: String) async throws {
         try await withPromise(of: Void.self) { promise in
             save(text, completion: promise.resolve)
         }
@@ -54,7 +67,11 @@ extension LegacyStore {
     /// Async form of `count(completion:)`.
     ///
     /// Counts the records; cannot fail.
-    public func count() async throws -> Int {
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
+    ///   handler is released without being called.
+    public nonisolated(nonsending) func count() async throws -> Int {
         try await withPromise(of: Int.self) { promise in
             count(completion: promise.resolve)
         }
@@ -63,7 +80,10 @@ extension LegacyStore {
     /// Async form of `ping(completion:)`.
     ///
     /// Pings the store; cannot fail.
-    public func ping() async throws {
+    ///
+    /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
+    ///   handler is released without being called.
+    public nonisolated(nonsending) func ping() async throws {
         try await withPromise(of: Void.self) { promise in
             ping(completion: promise.resolve)
         }
@@ -72,7 +92,11 @@ extension LegacyStore {
     /// Async form of `login(user:success:failure:)`.
     ///
     /// Logs in with a success handler and a failure handler.
-    public func login(user: String) async throws -> String {
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func login(user: String) async throws -> String {
         try await withPromise(of: String.self) { promise in
             login(user: user, success: promise.resolve, failure: promise.reject)
         }
@@ -81,7 +105,11 @@ extension LegacyStore {
     /// Async form of `lookup(word:completionHandler:)`.
     ///
     /// Looks a word up: two optional values and an optional error.
-    public func lookup(word: String) async throws -> (String?, Int?) {
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func lookup(word: String) async throws -> (String?, Int?) {
         try await withPromise(of: (String?, Int?).self) { promise in
             lookup(word: word, completionHandler: promise.resolve)
         }
@@ -90,7 +118,11 @@ extension LegacyStore {
     /// Async form of `validate(_:completion:)`.
     ///
     /// Validates text: always a value, and maybe an error.
-    public func validate(_ text: String) async throws -> Bool {
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func validate(_ text: String) async throws -> Bool {
         try await withPromise(of: Bool.self) { promise in
             validate(text, completion: promise.resolve)
         }
@@ -103,7 +135,10 @@ extension LegacyStore {
     /// - Parameters:
     ///   - type: The type to decode.
     ///   - data: JSON.
-    public func decode<T: Decodable>(
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func decode<T: Decodable>(
         _ type: T.Type,
         from data: Data
     ) async throws -> T where T: Equatable, T: Sendable {
@@ -115,7 +150,11 @@ extension LegacyStore {
     /// Async form of `open(named:completion:)`.
     ///
     /// Makes a store, from a type method.
-    public static func open(named name: String) async throws -> LegacyStore {
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public static nonisolated(nonsending) func open(named name: String) async throws -> LegacyStore {
         try await withPromise(of: LegacyStore.self) { promise in
             open(named: name, completion: promise.resolve)
         }
@@ -124,8 +163,12 @@ extension LegacyStore {
     /// Async form of `archive(completion:)`.
     ///
     /// Archives the store (an API with availability).
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
     @available(macOS 10.15, iOS 13, tvOS 13, watchOS 6, *)
-    public func archive() async throws -> Int {
+    public nonisolated(nonsending) func archive() async throws -> Int {
         try await withPromise(of: Int.self) { promise in
             archive(completion: promise.resolve)
         }
@@ -134,25 +177,23 @@ extension LegacyStore {
     /// Async form of `export(to:completion:)`.
     ///
     /// Exports the store; throws before starting when `path` is empty.
-    public func export(to path: String) async throws {
+    ///
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func export(to path: String) async throws {
         try await withPromise(of: Void.self) { promise in
             try export(to: path, completion: promise.resolve)
-        }
-    }
-
-    /// Async form of `flush(completion:)`.
-    ///
-    /// Flushes the store; the handler is optional.
-    public func flush() async throws {
-        try await withPromise(of: Void.self) { promise in
-            flush(completion: promise.resolve)
         }
     }
 
     /// Async form of `total(completion:)`.
     ///
     /// Totals the records (the handler type is a type alias).
-    public func total() async throws -> Int {
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func total() async throws -> Int {
         try await withPromise(of: Int.self) { promise in
             total(completion: promise.resolve)
         }
@@ -164,7 +205,12 @@ extension LegacyStore {
     ///
     /// Cancelling the awaiting task calls `cancel()` on the `Operation` that `download(id:completion:)`
     /// returns.
-    public func download(id: Int) async throws -> Data {
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    @discardableResult
+    public nonisolated(nonsending) func download(id: Int) async throws -> Data {
         try await withPromise(of: Data.self) { promise in
             let handle = download(id: id, completion: promise.resolve)
             promise.cancelOnRequest { handle.cancel() }
@@ -177,7 +223,11 @@ extension LegacyStore {
     ///
     /// Cancelling the awaiting task cancels the `DispatchWorkItem` that `schedule(job:completion:)`
     /// returns.
-    public func schedule(job: String) async throws -> String {
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func schedule(job: String) async throws -> String {
         try await withPromise(of: String.self) { promise in
             let workItem = schedule(job: job, completion: promise.resolve)
             promise.cancelOnRequest(workItem)
@@ -190,7 +240,10 @@ extension LegacyStore {
     ///
     /// Cancelling the awaiting task calls `cancel()` on the `Ticket` that `stream(feed:completion:)`
     /// returns.
-    public func stream(feed: String) async throws {
+    ///
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func stream(feed: String) async throws {
         try await withPromise(of: Void.self) { promise in
             let handle = stream(feed: feed, completion: promise.resolve)
             promise.cancelOnRequest { handle.cancel() }
@@ -201,19 +254,25 @@ extension LegacyStore {
     ///
     /// Syncs; returns a legacy ticket that is not `Sendable`.
     ///
-    /// Cancelling the awaiting task ends the wait but does not stop the operation: the `LegacyTicket` that
-    /// `sync(completion:)` returns is not `Sendable`.
-    public func sync() async throws {
+    /// Cancelling the awaiting task calls `cancel()` on the `LegacyTicket` that `sync(completion:)`
+    /// returns, in the caller's isolation (the `LegacyTicket` is not `Sendable`).
+    ///
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func sync() async throws {
         try await withPromise(of: Void.self) { promise in
-            // Not cancelled: `LegacyTicket` has cancel() but is not Sendable.
-            _ = sync(completion: promise.resolve)
+            let handle = sync(completion: promise.resolve)
+            promise.cancelOnRequest { handle.cancel() }
         }
     }
 
     /// Async form of `enqueue(completion:)`.
     ///
     /// Enqueues work; returns its position in the queue.
-    public func enqueue() async throws {
+    ///
+    /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
+    ///   handler is released without being called.
+    public nonisolated(nonsending) func enqueue() async throws {
         try await withPromise(of: Void.self) { promise in
             // `Int` is not a cancel handle.
             _ = enqueue(completion: promise.resolve)
@@ -226,7 +285,11 @@ extension LegacyStore {
     ///
     /// Cancelling the awaiting task ends the wait but does not stop the operation (the `Timer` that
     /// `refresh(completion:)` returns is not known to be a cancel handle).
-    public func refresh() async throws -> Int {
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func refresh() async throws -> Int {
         try await withPromise(of: Int.self) { promise in
             // Not cancelled: `Timer` is not known to have cancel().
             _ = refresh(completion: promise.resolve)
@@ -239,7 +302,10 @@ extension LegacyStore {
     ///
     /// - Parameter body: Runs inside the callback, with the `Connection` it receives (which may not leave
     ///   the callback). What it returns is returned; what it throws is thrown.
-    public func withConnection<Output: Sendable>(
+    /// - Returns: What the body returns.
+    /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
+    ///   handler is released without being called.
+    public nonisolated(nonsending) func withConnection<Output: Sendable>(
         _ body: @escaping @Sendable (Connection) throws -> Output
     ) async throws -> Output {
         try await withPromise(of: Output.self) { promise in
@@ -255,7 +321,10 @@ extension LegacyStore {
     ///
     /// - Parameter handler: Runs inside the callback, with the `Connection` it receives (which may not
     ///   leave the callback). What it returns is returned; what it throws is thrown.
-    public func connect<Output: Sendable>(
+    /// - Returns: What the body returns.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func connect<Output: Sendable>(
         _ handler: @escaping @Sendable (Connection) throws -> Output
     ) async throws -> Output {
         try await withPromise(of: Output.self) { promise in
@@ -270,9 +339,16 @@ extension LegacyStore {
     /// Performs work on the store's queue.
     ///
     /// - Parameter work: Runs inside the callback. What it returns is returned; what it throws is thrown.
-    public func perform<Output: Sendable>(_ work: @escaping @Sendable () throws -> Output) async throws -> Output {
+    /// - Returns: What the body returns.
+    /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
+    ///   handler is released without being called.
+    public nonisolated(nonsending) func perform<Output: Sendable>(
+        _ work: @escaping @Sendable () throws -> Output
+    ) async throws -> Output {
         try await withPromise(of: Output.self) { promise in
-            perform { promise.resolve(Result { try work() }) }
+            perform {
+                promise.resolve(Result { try work() })
+            }
         }
     }
 }
@@ -281,7 +357,11 @@ extension Catalog.Shelf {
     /// Async form of `countBooks(completion:)`.
     ///
     /// Counts the books on the shelf.
-    public func countBooks() async throws -> Int {
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
+    ///   handler is released without being called.
+    public nonisolated(nonsending) func countBooks() async throws -> Int {
         try await withPromise(of: Int.self) { promise in
             countBooks(completion: promise.resolve)
         }
@@ -292,7 +372,11 @@ extension Box {
     /// Async form of `open(completion:)`.
     ///
     /// Opens the box.
-    public func open() async throws -> Content where Content: Sendable {
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func open() async throws -> Content where Content: Sendable {
         try await withPromise(of: Content.self) { promise in
             open(completion: promise.resolve)
         }
@@ -303,7 +387,11 @@ extension RemoteCounter {
     /// Async form of `fetchCount(completion:)`.
     ///
     /// Fetches the count.
-    public func fetchCount() async throws -> Int {
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func fetchCount() async throws -> Int {
         try await withPromise(of: Int.self) { promise in
             fetchCount(completion: promise.resolve)
         }
@@ -314,6 +402,10 @@ extension ViewModel {
     /// Async form of `reload(completion:)`.
     ///
     /// Refreshes the model.
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
     public func reload() async throws -> Int {
         try await withPromise(of: Int.self) { promise in
             reload(completion: promise.resolve)
@@ -325,6 +417,10 @@ extension Counter {
     /// Async form of `increment(by:completion:)`.
     ///
     /// Adds to the counter and reports the new value.
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
     public func increment(by amount: Int) async throws -> Int {
         try await withPromise(of: Int.self) { promise in
             increment(by: amount, completion: promise.resolve)
@@ -336,7 +432,11 @@ extension Counter {
     /// Async form of `legacyGreeting(for:completion:)`.
     ///
     /// A function at file scope, under a compilation condition.
-    public func legacyGreeting(for name: String) async throws -> String {
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
+    ///   handler is released without being called.
+    public nonisolated(nonsending) func legacyGreeting(for name: String) async throws -> String {
         try await withPromise(of: String.self) { promise in
             legacyGreeting(for: name, completion: promise.resolve)
         }

@@ -8,12 +8,19 @@
 import Dispatch
 import Foundation
 import FutureBridge
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 extension SkippedAPI {
     /// Async form of `value(completion:)`.
     ///
     /// Two overloads with the same async form: the first one gets it.
-    public func value() async throws -> Int {
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func value() async throws -> Int {
         try await withPromise(of: Int.self) { promise in
             value(completion: promise.resolve)
         }

@@ -3,6 +3,10 @@
 import Dispatch
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Callback functions the tool leaves alone.
 public final class SkippedAPI: @unchecked Sendable {
     public init() {}
@@ -126,5 +130,27 @@ public struct Accumulator {
     public mutating func add(_ amount: Int, completion: @escaping @Sendable (Int) -> Void) {
         total += amount
         completion(total)
+    }
+}
+
+/// A hook the API calls (a `…Handler` protocol): its conformers complete the handler, so
+/// its requirement and its implementations get no async form.
+public protocol RetryHandler: Sendable {
+    func retry(after error: any Error, completion: @escaping @Sendable (Bool) -> Void)
+}
+
+/// An implementation of the hook, and a delegate method (the object that calls it comes first).
+public final class NeverRetry: RetryHandler {
+    public init() {}
+
+    public func retry(after error: any Error, completion: @escaping @Sendable (Bool) -> Void) {
+        completion(false)
+    }
+
+    public func session(
+        _ session: URLSession, task: URLSessionTask, willRetry attempt: Int,
+        completion: @escaping @Sendable (Bool) -> Void
+    ) {
+        completion(false)
     }
 }

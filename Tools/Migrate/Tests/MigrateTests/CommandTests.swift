@@ -52,7 +52,7 @@ struct CommandTests {
         let dryRun = try run([directory.path])
         #expect(dryRun.status == 0)
         #expect(dryRun.output.hasPrefix("--- /dev/null\n+++ "))
-        #expect(dryRun.output.contains("+    func ping() async throws {"))
+        #expect(dryRun.output.contains("+    nonisolated(nonsending) func ping() async throws {"))
         #expect(dryRun.errors.contains("1 completion-handler function: 1 generated"))
         #expect(!FileManager.default.fileExists(atPath: generated.path))
 

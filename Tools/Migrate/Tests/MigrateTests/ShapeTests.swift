@@ -17,7 +17,7 @@ struct ShapeTests {
             name: "(Result<T, E>) -> Void",
             declaration: "func fetch(id: Int, completion: @escaping @Sendable (Result<User, APIError>) -> Void)",
             expected: """
-                    func fetch(id: Int) async throws -> User {
+                    nonisolated(nonsending) func fetch(id: Int) async throws -> User {
                         try await withPromise(of: User.self) { promise in
                             fetch(id: id, completion: promise.resolve)
                         }
@@ -27,7 +27,7 @@ struct ShapeTests {
             name: "(T?, Error?) -> Void",
             declaration: "func load(_ key: String, completion: @escaping @Sendable (Data?, Error?) -> Void)",
             expected: """
-                    func load(_ key: String) async throws -> Data {
+                    nonisolated(nonsending) func load(_ key: String) async throws -> Data {
                         try await withPromise(of: Data.self) { promise in
                             load(key, completion: promise.resolve)
                         }
@@ -37,7 +37,7 @@ struct ShapeTests {
             name: "(Error?, T?) -> Void",
             declaration: "func read(callback: @escaping @Sendable ((any Error)?, String?) -> Void)",
             expected: """
-                    func read() async throws -> String {
+                    nonisolated(nonsending) func read() async throws -> String {
                         try await withPromise(of: String.self) { promise in
                             read(callback: promise.resolve)
                         }
@@ -47,7 +47,7 @@ struct ShapeTests {
             name: "(T, Error?) -> Void",
             declaration: "func check(completion: @escaping @Sendable (Bool, Error?) -> Void)",
             expected: """
-                    func check() async throws -> Bool {
+                    nonisolated(nonsending) func check() async throws -> Bool {
                         try await withPromise(of: Bool.self) { promise in
                             check(completion: promise.resolve)
                         }
@@ -57,7 +57,7 @@ struct ShapeTests {
             name: "(Error?) -> Void",
             declaration: "func save(completion: @escaping @Sendable (Error?) -> Void)",
             expected: """
-                    func save() async throws {
+                    nonisolated(nonsending) func save() async throws {
                         try await withPromise(of: Void.self) { promise in
                             save(completion: promise.resolve)
                         }
@@ -67,7 +67,7 @@ struct ShapeTests {
             name: "(T) -> Void",
             declaration: "func count(completion: @escaping @Sendable (Int) -> Void)",
             expected: """
-                    func count() async throws -> Int {
+                    nonisolated(nonsending) func count() async throws -> Int {
                         try await withPromise(of: Int.self) { promise in
                             count(completion: promise.resolve)
                         }
@@ -77,7 +77,7 @@ struct ShapeTests {
             name: "() -> Void",
             declaration: "func ping(completion: @escaping @Sendable () -> Void)",
             expected: """
-                    func ping() async throws {
+                    nonisolated(nonsending) func ping() async throws {
                         try await withPromise(of: Void.self) { promise in
                             ping(completion: promise.resolve)
                         }
@@ -88,7 +88,7 @@ struct ShapeTests {
             declaration:
                 "func get(_ url: URL, completionHandler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void)",
             expected: """
-                    func get(_ url: URL) async throws -> (Data?, URLResponse?) {
+                    nonisolated(nonsending) func get(_ url: URL) async throws -> (Data?, URLResponse?) {
                         try await withPromise(of: (Data?, URLResponse?).self) { promise in
                             get(url, completionHandler: promise.resolve)
                         }
@@ -99,7 +99,7 @@ struct ShapeTests {
             declaration:
                 "func login(success: @escaping @Sendable (Token) -> Void, failure: @escaping @Sendable (Error) -> Void)",
             expected: """
-                    func login() async throws -> Token {
+                    nonisolated(nonsending) func login() async throws -> Token {
                         try await withPromise(of: Token.self) { promise in
                             login(success: promise.resolve, failure: promise.reject)
                         }
@@ -127,7 +127,9 @@ struct ShapeTests {
             name: "scoped: a value that is not Sendable stays in the callback",
             declaration: "func read(_ value: @escaping @Sendable (Result<Connection, Error>) -> Void)",
             expected: """
-                    func read<Output: Sendable>(_ value: @escaping @Sendable (Connection) throws -> Output) async throws -> Output {
+                    nonisolated(nonsending) func read<Output: Sendable>(
+                        _ value: @escaping @Sendable (Connection) throws -> Output
+                    ) async throws -> Output {
                         try await withPromise(of: Output.self) { promise in
                             read { result in
                                 promise.resolve(Result { try value(result.get()) })

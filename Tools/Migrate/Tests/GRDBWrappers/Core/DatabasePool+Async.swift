@@ -54,7 +54,10 @@ extension DatabasePool {
     ///
     /// - Parameter value: Runs inside the callback, with the `Database` it receives (which may not leave
     ///   the callback). What it returns is returned; what it throws is thrown.
-    public func asyncConcurrentRead<Output: Sendable>(
+    /// - Returns: What the body returns.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func asyncConcurrentRead<Output: Sendable>(
         _ value: @escaping @Sendable (Database) throws -> Output
     ) async throws -> Output {
         try await withPromise(of: Output.self) { promise in

@@ -40,7 +40,10 @@ extension DatabaseReader {
     ///
     /// - Parameter value: Runs inside the callback, with the `Database` it receives (which may not leave
     ///   the callback). What it returns is returned; what it throws is thrown.
-    public func asyncRead<Output: Sendable>(
+    /// - Returns: What the body returns.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func asyncRead<Output: Sendable>(
         _ value: @escaping @Sendable (Database) throws -> Output
     ) async throws -> Output {
         try await withPromise(of: Output.self) { promise in
@@ -81,7 +84,10 @@ extension DatabaseReader {
     /// - warning: Attempts to write in the database may succeed.
     /// - Parameter value: Runs inside the callback, with the `Database` it receives (which may not leave
     ///   the callback). What it returns is returned; what it throws is thrown.
-    public func asyncUnsafeRead<Output: Sendable>(
+    /// - Returns: What the body returns.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func asyncUnsafeRead<Output: Sendable>(
         _ value: @escaping @Sendable (Database) throws -> Output
     ) async throws -> Output {
         try await withPromise(of: Output.self) { promise in

@@ -52,7 +52,10 @@ extension DatabaseWriter {
     ///   <doc:Concurrency#Rule-2:-Mind-your-transactions> for more information.
     /// - Parameter updates: Runs inside the callback, with the `Database` it receives (which may not leave
     ///   the callback). What it returns is returned; what it throws is thrown.
-    public func asyncBarrierWriteWithoutTransaction<Output: Sendable>(
+    /// - Returns: What the body returns.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func asyncBarrierWriteWithoutTransaction<Output: Sendable>(
         _ updates: @escaping @Sendable (Database) throws -> Output
     ) async throws -> Output {
         try await withPromise(of: Output.self) { promise in
@@ -94,7 +97,10 @@ extension DatabaseWriter {
     ///   <doc:Concurrency#Rule-2:-Mind-your-transactions> for more information.
     /// - Parameter updates: Runs inside the callback, with the `Database` it receives (which may not leave
     ///   the callback). What it returns is returned; what it throws is thrown.
-    public func asyncWriteWithoutTransaction<Output: Sendable>(
+    /// - Returns: What the body returns.
+    /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
+    ///   handler is released without being called.
+    public nonisolated(nonsending) func asyncWriteWithoutTransaction<Output: Sendable>(
         _ updates: @escaping @Sendable (Database) throws -> Output
     ) async throws -> Output {
         try await withPromise(of: Output.self) { promise in
@@ -147,7 +153,10 @@ extension DatabaseWriter {
     ///   of `DatabaseWriter`.
     /// - Parameter value: Runs inside the callback, with the `Database` it receives (which may not leave
     ///   the callback). What it returns is returned; what it throws is thrown.
-    public func spawnConcurrentRead<Output: Sendable>(
+    /// - Returns: What the body returns.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func spawnConcurrentRead<Output: Sendable>(
         _ value: @escaping @Sendable (Database) throws -> Output
     ) async throws -> Output {
         try await withPromise(of: Output.self) { promise in

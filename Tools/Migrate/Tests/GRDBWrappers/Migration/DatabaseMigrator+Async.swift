@@ -20,7 +20,10 @@ extension DatabaseMigrator {
     /// - parameter writer: A DatabaseWriter.
     /// - Parameter completion: Runs inside the callback, with the `Database` it receives (which may not
     ///   leave the callback). What it returns is returned; what it throws is thrown.
-    public func asyncMigrate<Output: Sendable>(
+    /// - Returns: What the body returns.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func asyncMigrate<Output: Sendable>(
         _ writer: any DatabaseWriter,
         completion: @escaping @Sendable (Database) throws -> Output
     ) async throws -> Output {

@@ -14,9 +14,16 @@ extension ValueObservationScheduler {
     /// Async form of `schedule(_:)`.
     ///
     /// - Parameter action: Runs inside the callback. What it returns is returned; what it throws is thrown.
-    public func schedule<Output: Sendable>(_ action: @escaping @Sendable () throws -> Output) async throws -> Output {
+    /// - Returns: What the body returns.
+    /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
+    ///   handler is released without being called.
+    public nonisolated(nonsending) func schedule<Output: Sendable>(
+        _ action: @escaping @Sendable () throws -> Output
+    ) async throws -> Output {
         try await withPromise(of: Output.self) { promise in
-            schedule { promise.resolve(Result { try action() }) }
+            schedule {
+                promise.resolve(Result { try action() })
+            }
         }
     }
 }
@@ -25,11 +32,16 @@ extension ValueObservationMainActorScheduler {
     /// Async form of `scheduleOnMainActor(_:)`.
     ///
     /// - Parameter action: Runs inside the callback. What it returns is returned; what it throws is thrown.
-    public func scheduleOnMainActor<Output: Sendable>(
+    /// - Returns: What the body returns.
+    /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
+    ///   handler is released without being called.
+    public nonisolated(nonsending) func scheduleOnMainActor<Output: Sendable>(
         _ action: @escaping @MainActor () throws -> Output
     ) async throws -> Output {
         try await withPromise(of: Output.self) { promise in
-            scheduleOnMainActor { promise.resolve(Result { try action() }) }
+            scheduleOnMainActor {
+                promise.resolve(Result { try action() })
+            }
         }
     }
 }

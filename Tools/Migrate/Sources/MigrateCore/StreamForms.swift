@@ -1,0 +1,178 @@
+import SwiftSyntax
+
+/// Stream forms: a function whose handler is called many times (progress, events,
+/// subscriptions) gets an `AsyncThrowingStream` of the handler's values, never a one-shot
+/// async form, and ending the stream stops the handler through what the function returns.
+extension AsyncFormPlanner {
+    /// `handler` receives the values; `errorHandler`, if any, the error that ends them.
+    func streamPlan(_ site: FunctionSite, shape: HandlerShape, handler: Int, errorHandler: Int?, reason: String)
+        -> Plan
+    {
+        let element: TypeSyntax
+        switch shape {
+        case .value(let type), .optionalValueAndError(let type), .carriedError(let type):
+            element = type
+        case .result(let success, _), .carriedResult(_, let success):
+            element = success
+        default:
+            return .skipped(.eventHandler, reason + "; the \(shape.name) shape has no stream form")
+        }
+        if case .notSendable(let culprit) = index.sendability(of: element, generics: Set(site.genericsInScope.keys)) {
+            return .skipped(.notSendable, "`\(culprit)` is not Sendable: a stream's values cross to the consuming task")
+        }
+        guard let stop = stopper(site) else {
+            return .skipped(
+                .eventHandler, reason + "; nothing it returns (and no `stop…()` of its owner) stops the handler")
+        }
+        guard case .success(let stopper) = stop else {
+            return .skipped(
+                .eventHandler,
+                reason + "; `\(site.returnType.map { text($0) } ?? "")` does not stop the handler from any thread")
+        }
+        let kept = keptParameters(site, removing: [handler] + (errorHandler.map { [$0] } ?? []))
+        let labels = kept.map { site.parameters[$0].label }
+        if let existing = existingCounterpart(site, labels: labels) { return .skipped(.hasAsyncSibling, existing) }
+        if let clash = callClash(site, labels: labels) { return .skipped(.wouldBreakCalls, clash) }
+        return .generated(
+            streamForm(
+                site, shape: shape, element: element, handler: handler, errorHandler: errorHandler, kept: kept,
+                stop: stopper))
+    }
+
+    private func streamForm(
+        _ site: FunctionSite, shape: HandlerShape, element: TypeSyntax, handler: Int, errorHandler: Int?,
+        kept: [Int], stop: Stopper
+    ) -> GeneratedMember {
+        let continuation = site.freshName("continuation")
+        let handle = site.freshName(stop.resumes ? "task" : "handle", avoiding: [continuation])
+        var closure = yieldingClosure(site, shape: shape, continuation: continuation)
+        var arguments: [String] = []
+        for (offset, parameter) in site.parameters.enumerated() where offset != handler {
+            let label = parameter.label.map { "\($0): " } ?? ""
+            if offset == errorHandler {
+                // After the values' handler: a second trailing closure.
+                if offset > handler {
+                    let error = site.freshName("error", avoiding: [continuation])
+                    closure.following = (
+                        parameter.label ?? "_",
+                        .init(HandlerClosure(parameters: [error], body: ["\(continuation).finish(throwing: \(error))"]))
+                    )
+                } else {
+                    arguments.append(label + "{ \(continuation).finish(throwing: $0) }")
+                }
+                continue
+            }
+            arguments.append(kept.contains(offset) ? parameter.argument : label + parameter.callbackQueueArgument!)
+        }
+        var call = CallText(prefix: "", callee: site.tryCallee, arguments: arguments, trailing: closure)
+        var callLines: [String]
+        if stop.onSelf {
+            call.prefix = site.returnType != nil ? "_ = " : ""
+            callLines = call.lines(indent: site.memberIndent + 8)
+        } else if stop.unchecked {
+            let cancellable = site.freshName("cancellable", avoiding: [continuation, handle])
+            call.prefix = "let \(cancellable) = "
+            callLines = call.lines(indent: site.memberIndent + 8)
+            callLines.append("let \(handle) = UncheckedCancelHandle(\(cancellable))")
+        } else {
+            call.prefix = "let \(handle) = "
+            callLines = call.lines(indent: site.memberIndent + 8)
+        }
+        let optional = site.returnType.map { TypeText.optionalWrapped($0) != nil } ?? false
+        let chain = optional ? "?" : ""
+        var body = ["AsyncThrowingStream { \(continuation) in"] + callLines.map { "    " + $0 }
+        body.append("    \(continuation).onTermination = { _ in \(stop.call(handle, chain: chain)) }")
+        if stop.resumes { body.append("    \(handle)\(chain).resume()  // URLSession tasks start suspended.") }
+        body.append("}")
+
+        let stops =
+            stop.onSelf
+            ? "calls `\(stop.method)()`"
+            : stop.resumes
+                ? "cancels the `\(stop.typeName)` that `\(site.selectorText)` returns"
+                : "calls `\(stop.method)()` on the `\(stop.typeName)` that `\(site.selectorText)` returns"
+        let finishes: String
+        switch shape {
+        case .value where errorHandler == nil: finishes = ""
+        default: finishes = ", or when the operation reports an error, which the loop throws"
+        }
+        let note =
+            "The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task)"
+            + finishes + ". Then it \(stops), which stops the handler."
+        let removed = Set(
+            site.parameters.indices.filter { !kept.contains($0) }.flatMap {
+                [site.parameters[$0].name, site.parameters[$0].label].compactMap { $0 }
+            })
+        let documentation = composeDocumentation(
+            site,
+            title: "Stream form of `\(site.selectorText)`: the values its handler receives, in order.",
+            removing: removed, notes: [note],
+            callouts: [
+                "- Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet."
+            ])
+        let keptParameters = kept.map { site.parameters[$0] }
+        let elementText = text(element)
+        let declaration = DeclarationText(
+            documentation: documentation,
+            attributes: site.carriedAttributes,
+            modifiers: modifiers(site, async: false),
+            name: site.name,
+            genericParameters: genericParameters(site),
+            parameters: keptParameters.map(\.declaration),
+            effects: site.isThrowing ? "throws" : "",
+            returnType: "AsyncThrowingStream<\(elementText), any Error>",
+            whereRequirements: whereRequirements(site) + site.sendableRequirements(for: [element]),
+            body: body)
+        let memberKey =
+            site.name + "(" + keptParameters.map { ($0.label ?? "_") + ":" + text($0.type) }.joined(separator: ",")
+            + ")"
+        return GeneratedMember(
+            site: site, lines: declaration.lines(indent: site.memberIndent),
+            signatureKey: ownerKey(site) + memberKey, memberKey: memberKey,
+            note: shape.name + ", stream; ends by "
+                + (stop.onSelf
+                    ? "calling `\(stop.method)()`"
+                    : (stop.method == "cancel" ? "cancelling" : "calling \(stop.method)() on") + " `\(stop.typeName)`"),
+            form: FormInfo(kind: .stream, cancels: true),
+            needsUncheckedHandle: stop.unchecked)
+    }
+
+    /// The handler that feeds the stream: values are yielded, an error finishes it.
+    private func yieldingClosure(_ site: FunctionSite, shape: HandlerShape, continuation: String) -> HandlerClosure {
+        // (A stream's handler may be called on any thread: the continuation is Sendable.)
+        let value = site.freshName("value", avoiding: [continuation])
+        switch shape {
+        case .optionalValueAndError:
+            let error = site.freshName("error", avoiding: [continuation, value])
+            return HandlerClosure(
+                parameters: [value, error],
+                body: [
+                    "if let \(error) {",
+                    "    \(continuation).finish(throwing: \(error))",
+                    "} else if let \(value) {",
+                    "    \(continuation).yield(\(value))",
+                    "}",
+                ])
+        case .result:
+            let result = site.freshName("result", avoiding: [continuation])
+            return HandlerClosure(
+                parameters: [result], body: ["\(continuation).yield(with: \(result).mapError { $0 })"])
+        case .carriedResult:
+            let response = site.freshName("response", avoiding: [continuation])
+            return HandlerClosure(
+                parameters: [response], body: ["\(continuation).yield(with: \(response).result.mapError { $0 })"])
+        case .carriedError:
+            return HandlerClosure(
+                parameters: [value],
+                body: [
+                    "if let error = \(value).error {",
+                    "    \(continuation).finish(throwing: error)",
+                    "} else {",
+                    "    \(continuation).yield(\(value))",
+                    "}",
+                ])
+        default:
+            return HandlerClosure(parameters: [value], body: ["\(continuation).yield(\(value))"])
+        }
+    }
+}

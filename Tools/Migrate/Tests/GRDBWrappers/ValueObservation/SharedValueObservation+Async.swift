@@ -1,0 +1,47 @@
+// Async forms of the completion-handler functions of SharedValueObservation.swift, written by
+// futurebridge-migrate on FutureBridge's bridge: a handler released without being called
+// fails with AbandonedPromiseError (naming the line below that made the promise), a
+// second call is ignored and reported to Diagnostics, and a cancelled task throws
+// CancellationError at once (and cancels the operation's handle, where there is one).
+// Edit freely: the tool never overwrites an existing file.
+
+import Foundation
+import FutureBridge
+import GRDB
+
+extension SharedValueObservation {
+    /// Stream form of `start(onError:onChange:)`: the values its handler receives, in order.
+    ///
+    /// Starts observing the database.
+    ///
+    /// The observation lasts until the returned cancellable is cancelled
+    /// or deallocated.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let sharedObservation = ValueObservation
+    ///     .tracking { db in try Player.fetchAll(db) }
+    ///     .shared(in: dbQueue)
+    ///
+    /// let cancellable = try sharedObservation.start { error in
+    ///     // handle error
+    /// } onChange: { (players: [Player]) in
+    ///     print("fresh players: \(players)")
+    /// }
+    /// ```
+    ///
+    /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task), or
+    /// when the operation reports an error, which the loop throws. Then it calls `cancel()` on the
+    /// `AnyDatabaseCancellable` that `start(onError:onChange:)` returns, which stops the handler.
+    ///
+    /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
+    public func start() -> AsyncThrowingStream<Element, any Error> {
+        AsyncThrowingStream { continuation in
+            let handle = start(onError: { continuation.finish(throwing: $0) }) { value in
+                continuation.yield(value)
+            }
+            continuation.onTermination = { _ in handle.cancel() }
+        }
+    }
+}
