@@ -25,8 +25,9 @@ enum MigratedFormCases {
         return Handle()
     }
 
-    /// The async form as the migration assistant writes it.
-    static func loadMigrated(id: Int) async throws -> Int {
+    /// The async form as the migration assistant writes it (`nonisolated(nonsending)`, as
+    /// the compiler imports completion-handler methods, SE-0461).
+    nonisolated(nonsending) static func loadMigrated(id: Int) async throws -> Int {
         try await withPromise(of: Int.self) { promise in
             let handle = load(id: id, completion: promise.resolve)
             promise.cancelOnRequest { handle.cancel() }
@@ -58,8 +59,8 @@ enum MigratedFormCases {
         }
     }
 
-    /// The async form a careful engineer writes by hand.
-    static func loadByHand(id: Int) async throws -> Int {
+    /// The async form a careful engineer writes by hand, with the same isolation.
+    nonisolated(nonsending) static func loadByHand(id: Int) async throws -> Int {
         let slot = HandleSlot()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
