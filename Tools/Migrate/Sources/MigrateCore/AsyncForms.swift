@@ -8,6 +8,7 @@ import SwiftSyntax
 struct AsyncFormPlanner {
     let index: SourceIndex
     let options: MigrationOptions
+    let callSites: CallSites
 
     /// The closure type of a parameter that looks like a completion handler: it returns
     /// `Void`, neither throws nor is async, and escapes, carries an error, or is named
@@ -27,6 +28,7 @@ struct AsyncFormPlanner {
     func plan(_ site: FunctionSite) -> Plan? {
         let parameters = site.parameters
         let handlerIndices = parameters.indices.filter { handlerType(parameters[$0]) != nil }
+        if handlerIndices.isEmpty, let value = futureValue(site) { return futurePlan(site, value: value) }
         guard !handlerIndices.isEmpty else { return nil }
 
         if site.isAsync { return .skipped(.alreadyAsync, "async and takes a handler") }

@@ -8,7 +8,9 @@ struct LegacyShimPlanner {
     let index: SourceIndex
     let options: MigrationOptions
 
-    private var forms: AsyncFormPlanner { AsyncFormPlanner(index: index, options: options) }
+    private var forms: AsyncFormPlanner {
+        AsyncFormPlanner(index: index, options: options, callSites: CallSites(files: []))
+    }
 
     /// nil when the function is not async.
     func plan(_ site: FunctionSite) -> Plan? {

@@ -27,6 +27,8 @@ public struct Migrator: Sendable {
         let parsed = inputs.map { Parser.parse(source: $0.text) }
         let index = SourceIndex(
             files: parsed, interfaces: symbolGraphs.map { Parser.parse(source: $0.interface) })
+        let callSites = CallSites(files: zip(inputs, parsed).map { ($0.path, $1) })
+        let planner = AsyncFormPlanner(index: index, options: options, callSites: callSites)
         var plans: [(SourceInput, SourceLocationConverter, [(FunctionSite?, Int, String, Plan)])] = []
 
         for (input, tree) in zip(inputs, parsed) {
@@ -43,7 +45,7 @@ public struct Migrator: Sendable {
                     parameters: Parameter.list(decl.signature.parameterClause), index: index)
                 let plan: Plan?
                 switch options.mode {
-                case .asyncForms: plan = AsyncFormPlanner(index: index, options: options).plan(site)
+                case .asyncForms: plan = planner.plan(site)
                 case .legacyShims: plan = LegacyShimPlanner(index: index, options: options).plan(site)
                 }
                 if let plan { filePlans.append((site, line, site.displayName, plan)) }
@@ -53,7 +55,6 @@ public struct Migrator: Sendable {
                 let isCandidate: Bool
                 switch options.mode {
                 case .asyncForms:
-                    let planner = AsyncFormPlanner(index: index, options: options)
                     isCandidate = parameters.contains { planner.handlerType($0) != nil }
                 case .legacyShims:
                     isCandidate = decl.signature.effectSpecifiers?.asyncSpecifier != nil

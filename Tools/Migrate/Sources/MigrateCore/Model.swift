@@ -51,6 +51,8 @@ public enum FormKind: String, Sendable, Equatable {
     case scoped
     /// `AsyncThrowingStream<T, any Error>`, for a handler called many times.
     case stream
+    /// `async throws -> T`, awaiting the `Future<T>` the function returns.
+    case future
 }
 
 /// A Swift source file to migrate.

@@ -57,12 +57,20 @@ public final class Ticket: Sendable {
     public var isCancelled: Bool { state.isSet }
 }
 
-/// A cancel handle that is not `Sendable`: its `cancel()` is not wired.
+/// A cancel handle that is not `Sendable`: its `cancel()` is wired when every argument of
+/// the call is `Sendable` (the handle then belongs to the form alone), and runs in the
+/// caller's isolation.
 public final class LegacyTicket {
     public private(set) var isCancelled = false
+    private let onCancel: @Sendable () -> Void
+
+    init(onCancel: @escaping @Sendable () -> Void = {}) {
+        self.onCancel = onCancel
+    }
 
     public func cancel() {
         isCancelled = true
+        onCancel()
     }
 }
 
@@ -295,7 +303,14 @@ public final class LegacyStore: Sendable {
     /// Syncs; returns a legacy ticket that is not `Sendable`.
     public func sync(completion: @escaping @Sendable ((any Error)?) -> Void) -> LegacyTicket {
         finish({ completion(nil) }, { completion(FixtureError("not synced")) })
-        return LegacyTicket()
+        let cancelled = cancelledContinuation
+        let holds = behavior == .holdUntilCancelled
+        let ticket = LegacyTicket {
+            cancelled.yield("sync")
+            if holds { completion(CancellationError()) }
+        }
+        startedContinuation.yield("sync")
+        return ticket
     }
 
     /// Enqueues work; returns its position in the queue.

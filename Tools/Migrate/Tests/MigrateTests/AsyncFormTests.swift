@@ -127,6 +127,16 @@ struct CancellationTests {
         #expect(await cancelled.next() == "stream")
     }
 
+    @Test("A cancel handle that is not Sendable is cancelled, in the caller's isolation")
+    func notSendableTicket() async throws {
+        let task = Task { try await store.sync() }
+        for await name in store.started where name == "sync" { break }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        var cancelled = store.cancelled.makeAsyncIterator()
+        #expect(await cancelled.next() == "sync")
+    }
+
     @Test("A DispatchWorkItem is cancelled (it never runs)")
     func workItem() async throws {
         let task = Task { try await store.schedule(job: "backup") }

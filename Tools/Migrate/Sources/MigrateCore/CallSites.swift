@@ -1,0 +1,100 @@
+import SwiftSyntax
+
+/// The calls the sources make, by function name, and whether each is made from async
+/// code: where a new async overload with the same name and labels would be chosen
+/// instead of the function it calls today.
+struct CallSites {
+    struct Call {
+        var file: String
+        var line: Int
+        var labels: [String?]
+        /// Made inside an async function or closure.
+        var isAsync: Bool
+        /// `f().member`: the result is used through a member, which only the original's
+        /// type has, so a new overload returning another type does not capture the call.
+        var isMemberBase: Bool
+    }
+
+    private var calls: [String: [Call]] = [:]
+
+    init(files: [(path: String, tree: SourceFileSyntax)]) {
+        for (path, tree) in files {
+            let converter = SourceLocationConverter(fileName: path, tree: tree)
+            let finder = CallFinder(viewMode: .sourceAccurate)
+            finder.walk(tree)
+            for (name, node, labels) in finder.calls {
+                let line = converter.location(for: node.positionAfterSkippingLeadingTrivia).line
+                calls[name, default: []].append(
+                    Call(
+                        file: path, line: line, labels: labels, isAsync: Self.isInAsyncContext(node),
+                        isMemberBase: node.parent?.is(MemberAccessExprSyntax.self) ?? false))
+            }
+        }
+    }
+
+    /// The first call of `name` with labels that `reaches` accepts, made from async code
+    /// and not used through a member: an async overload would take it over.
+    func callTakenOver(name: String, reaches: ([String?]) -> Bool) -> Call? {
+        calls[name]?.first { $0.isAsync && !$0.isMemberBase && reaches($0.labels) }
+    }
+
+    /// Whether `node` runs in an async context: the nearest enclosing function, accessor or
+    /// closure is `async` (a closure is async when it says so or awaits something itself).
+    private static func isInAsyncContext(_ node: some SyntaxProtocol) -> Bool {
+        var current = node.parent
+        while let syntax = current {
+            if let function = syntax.as(FunctionDeclSyntax.self) {
+                return function.signature.effectSpecifiers?.asyncSpecifier != nil
+            }
+            if let initializer = syntax.as(InitializerDeclSyntax.self) {
+                return initializer.signature.effectSpecifiers?.asyncSpecifier != nil
+            }
+            if let accessor = syntax.as(AccessorDeclSyntax.self) {
+                return accessor.effectSpecifiers?.asyncSpecifier != nil
+            }
+            if let closure = syntax.as(ClosureExprSyntax.self) {
+                if closure.signature?.effectSpecifiers?.asyncSpecifier != nil { return true }
+                let awaits = AwaitFinder(viewMode: .sourceAccurate)
+                awaits.walk(closure.statements)
+                return awaits.found
+            }
+            current = syntax.parent
+        }
+        return false
+    }
+}
+
+/// Every call `f(…)` or `x.f(…)`, with its argument labels (trailing closures included).
+private final class CallFinder: SyntaxVisitor {
+    var calls: [(String, FunctionCallExprSyntax, [String?])] = []
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        let name: String?
+        if let reference = node.calledExpression.as(DeclReferenceExprSyntax.self) {
+            name = reference.baseName.text
+        } else if let member = node.calledExpression.as(MemberAccessExprSyntax.self) {
+            name = member.declName.baseName.text
+        } else {
+            name = nil
+        }
+        if let name {
+            var labels = node.arguments.map { $0.label?.text }
+            if node.trailingClosure != nil { labels.append(nil) }
+            labels += node.additionalTrailingClosures.map { $0.label.text }
+            calls.append((name, node, labels))
+        }
+        return .visitChildren
+    }
+}
+
+/// Whether a closure's own statements await (not those of closures nested in it).
+private final class AwaitFinder: SyntaxVisitor {
+    var found = false
+
+    override func visit(_ node: AwaitExprSyntax) -> SyntaxVisitorContinueKind {
+        found = true
+        return .skipChildren
+    }
+
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+}

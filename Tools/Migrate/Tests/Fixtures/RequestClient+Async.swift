@@ -1,0 +1,152 @@
+// Async forms of the completion-handler functions of RequestClient.swift, written by
+// futurebridge-migrate on FutureBridge's bridge: a handler released without being called
+// fails with AbandonedPromiseError (naming the line below that made the promise), a
+// second call is ignored and reported to Diagnostics, and a cancelled task throws
+// CancellationError at once (and cancels the operation's handle, where there is one).
+// Edit freely: the tool never overwrites an existing file.
+
+import Dispatch
+import Foundation
+import FutureBridge
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension Request {
+    /// Stream form of `downloadProgress(queue:closure:)`: the values its handler receives, in order.
+    ///
+    /// Registers a handler for the download's progress, called on `queue` each time it
+    /// advances.
+    ///
+    /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task). Then
+    /// it calls `cancel()` on the `Request` that `downloadProgress(queue:closure:)` returns, which stops
+    /// the handler.
+    ///
+    /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
+    public func downloadProgress() -> AsyncThrowingStream<Double, any Error> {
+        AsyncThrowingStream { continuation in
+            let handle = downloadProgress(queue: .global()) { value in
+                continuation.yield(value)
+            }
+            continuation.onTermination = { _ in _ = handle.cancel() }
+        }
+    }
+}
+
+extension DataRequest {
+    /// Async form of `responseString(queue:completionHandler:)`.
+    ///
+    /// Adds a handler called with the response decoded as UTF-8 text.
+    ///
+    /// Cancelling the awaiting task calls `cancel()` on the `DataRequest` that
+    /// `responseString(queue:completionHandler:)` returns.
+    ///
+    /// - Returns: The success of the `result` that the handler receives.
+    /// - Throws: The failure of the `result` that the handler receives; `CancellationError` when the
+    ///   awaiting task is cancelled; `AbandonedPromiseError` when the handler is released without being
+    ///   called.
+    @discardableResult
+    public nonisolated(nonsending) func responseString() async throws -> String {
+        try await withPromise(of: String.self) { promise in
+            let handle = responseString(queue: .global()) { response in
+                promise.resolve(response.result)
+            }
+            promise.cancelOnRequest { _ = handle.cancel() }
+        }
+    }
+}
+
+extension RequestClient {
+    /// Async form of `text(at:)`: awaits the future it returns.
+    ///
+    /// The text at `url`, as a future: a cancel request cancels the request.
+    ///
+    /// Cancelling the awaiting task withdraws its interest in the future: the promise that completes it
+    /// gets a cancel request when nothing else waits for it.
+    ///
+    /// - Returns: The future's value.
+    /// - Throws: The future's error; `CancellationError` when the future is cancelled or the awaiting task
+    ///   is.
+    public nonisolated(nonsending) func text(at url: URL) async throws -> String {
+        try await text(at: url).value
+    }
+
+    /// Async form of `task(_:completion:)`.
+    ///
+    /// A request whose parameter has the function's name: the form calls `self.task(_:)`.
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func task(_ task: String) async throws -> Int {
+        try await withPromise(of: Int.self) { promise in
+            self.task(task, completion: promise.resolve)
+        }
+    }
+
+    /// Stream form of `observeStatus(_:)`: the values its handler receives, in order.
+    ///
+    /// Observes the status feed: `handler` is called for every status published, until the
+    /// observation is invalidated.
+    ///
+    /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task). Then
+    /// it calls `invalidate()` on the `StatusObservation` that `observeStatus(_:)` returns, which stops the
+    /// handler.
+    ///
+    /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
+    public func observeStatus() -> AsyncThrowingStream<String, any Error> {
+        AsyncThrowingStream { continuation in
+            let handle = observeStatus { value in
+                continuation.yield(value)
+            }
+            continuation.onTermination = { _ in handle.invalidate() }
+        }
+    }
+}
+
+extension ConnectionMonitor {
+    /// Stream form of `startMonitoring(onQueue:onUpdatePerforming:)`: the values its handler receives, in
+    /// order.
+    ///
+    /// Starts calling `handler` on `queue` with each change, until `stopMonitoring()`.
+    ///
+    /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task). Then
+    /// it calls `stopMonitoring()`, which stops the handler.
+    ///
+    /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
+    public func startMonitoring() -> AsyncThrowingStream<Result, any Error> {
+        AsyncThrowingStream { continuation in
+            _ = startMonitoring(onQueue: .global()) { value in
+                continuation.yield(value)
+            }
+            continuation.onTermination = { _ in self.stopMonitoring() }
+        }
+    }
+}
+
+extension Just {
+    /// Async form of `get(_:session:asyncCompletionHandler:)`.
+    ///
+    /// Gets `url`; calls `asyncCompletionHandler` with the result, if given.
+    ///
+    /// - Parameter asyncCompletionHandler: Runs inside the callback, with the `HTTPResult` it receives
+    ///   (which may not leave the callback). What it returns is returned; what it throws is thrown.
+    /// - Returns: What the body returns.
+    /// - Throws: The `error` of the value the handler receives; `CancellationError` when the awaiting task
+    ///   is cancelled; `AbandonedPromiseError` when the handler is released without being called.
+    public static nonisolated(nonsending) func get<Output: Sendable>(
+        _ url: URL,
+        session: URLSession = .shared,
+        asyncCompletionHandler: sending @escaping (HTTPResult) throws -> Output
+    ) async throws -> Output {
+        try await withPromise(of: Output.self) { promise in
+            get(url, session: session) { httpResult in
+                promise.resolve(
+                    Result {
+                        if let error = httpResult.error { throw error }
+                        return try asyncCompletionHandler(httpResult)
+                    })
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import Dispatch
+import Fixtures
+import Foundation
+import FutureBridge
+import LoopbackServer
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The forms generated from a request-object client (Fixtures/RequestClient+Async.swift),
+/// against a real URLSession and an HTTP server on 127.0.0.1: every form whose operation
+/// can be stopped is cancelled here, and the operation is seen to stop.
+@Suite("Request objects, progress and observation", .timeLimit(.minutes(1)))
+struct RequestClientTests {
+    let client = RequestClient()
+
+    @Test("A response that carries its result: the value comes back, the failure is thrown")
+    func carriedResult() async throws {
+        let server = try LoopbackServer()
+        #expect(try await client.request(server.url("/hello")).responseString() == "/hello")
+        let url = server.url("/gone")
+        server.stop()
+        await #expect(throws: RequestError.self) { try await client.request(url).responseString() }
+    }
+
+    @Test("Cancelling the awaiting task cancels the request (`-> Self`, cancel() inherited): the server sees it go")
+    func requestReturningSelf() async throws {
+        let server = try LoopbackServer(holding: ["/slow"])
+        defer { server.stop() }
+        let request = client.request(server.url("/slow"))
+        let task = Task { try await request.responseString() }
+        for await path in server.requests where path == "/slow" { break }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(request.isCancelled)
+        var disconnects = server.disconnects.makeAsyncIterator()
+        #expect(await disconnects.next() == "/slow")
+    }
+
+    @Test("Progress is a stream: every value in order; ending it cancels the request")
+    func progressStream() async throws {
+        let server = try LoopbackServer(holding: ["/large"])
+        defer { server.stop() }
+        let request = client.request(server.url("/large"))
+        var progress = request.downloadProgress().makeAsyncIterator()
+        for await path in server.requests where path == "/large" { break }
+        for fraction in [0.25, 0.5, 1.0] { request.reportProgress(fraction) }
+        var received: [Double] = []
+        for _ in 0..<3 { try await received.append(#require(progress.next())) }
+        #expect(received == [0.25, 0.5, 1.0])
+        #expect(!request.isCancelled)
+
+        let consumer = Task {
+            for try await _ in request.downloadProgress() {}
+        }
+        consumer.cancel()
+        try await consumer.value
+        #expect(request.isCancelled)
+        #expect(request.progressHandlerCount == 0)
+        var disconnects = server.disconnects.makeAsyncIterator()
+        #expect(await disconnects.next() == "/large")
+    }
+
+    @Test("An observation is a stream: every value in order; cancelling the consumer invalidates it")
+    func observationStream() async throws {
+        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+        let consumer = Task { [client] in
+            var received: [String] = []
+            for try await status in client.observeStatus() {
+                if received.isEmpty, status == "ready" {
+                    startedContinuation.yield()
+                    continue
+                }
+                received.append(status)
+                if received.count == 3 { break }
+            }
+            return received
+        }
+        // The observer is registered when the stream is made; "ready" says the loop runs.
+        while client.observerCount == 0 { await Task.yield() }
+        client.publish("ready")
+        for await _ in started { break }
+        for status in ["a", "b", "c"] { client.publish(status) }
+        #expect(try await consumer.value == ["a", "b", "c"])
+        #expect(client.observerCount == 0)
+
+        let cancelled = Task { [client] in
+            for try await _ in client.observeStatus() {}
+        }
+        while client.observerCount == 0 { await Task.yield() }
+        cancelled.cancel()
+        try await cancelled.value
+        #expect(client.observerCount == 0)
+    }
+
+    @Test("start…/stop…: the stream's end calls stopMonitoring(); a nested Result stays the monitor's")
+    func startStopPair() async throws {
+        let monitor = ConnectionMonitor()
+        var changes = monitor.startMonitoring().makeAsyncIterator()
+        #expect(monitor.isMonitoring)
+        monitor.report(.offline)
+        monitor.report(.online)
+        #expect(try await changes.next() == .offline)
+        #expect(try await changes.next() == .online)
+
+        let consumer = Task { for try await _ in monitor.startMonitoring() {} }
+        consumer.cancel()
+        try await consumer.value
+        #expect(!monitor.isMonitoring)
+    }
+
+    @Test("A function that returns a future: awaited; cancelling the task cancels the request")
+    func futureForm() async throws {
+        let server = try LoopbackServer(holding: ["/slow"])
+        defer { server.stop() }
+        #expect(try await client.text(at: server.url("/text")) == "/text")
+        let task = Task { [client] in try await client.text(at: server.url("/slow")) }
+        for await path in server.requests where path == "/slow" { break }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        var disconnects = server.disconnects.makeAsyncIterator()
+        #expect(await disconnects.next() == "/slow")
+    }
+
+    @Test("The SDK's own async form, and a parameter named like the method")
+    func existingAsyncAndShadowing() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        #expect(try await client.status(of: server.url("/ok")) == 200)
+        #expect(try await client.task("four") == 4)
+    }
+
+    @Test("A scoped form is called from the main actor with a closure that is not Sendable")
+    @MainActor
+    func scopedFromMainActor() async throws {
+        let server = try LoopbackServer()
+        // The body is not `Sendable` (it keeps a non-Sendable formatter): `sending` hands it over.
+        let formatter = NonSendableFormatter()
+        let text = try await Just.get(server.url("/hi")) { result in formatter.format(result.text) }
+        #expect(text == "</hi>")
+        let url = server.url("/gone")
+        server.stop()
+        await #expect(throws: (any Error).self) { try await Just.get(url) { $0.text ?? "" } }
+    }
+
+    @Test("Existing calls from async code still reach the synchronous functions")
+    func existingCallsUnchanged() async throws {
+        let server = try LoopbackServer(holding: ["/file"])
+        defer { server.stop() }
+        let download = client.download(server.url("/file"))
+        await ExistingCallers.cancelAndFlush(download: download, store: LegacyStore())
+        #expect(download.isCancelled)
+    }
+}
+
+/// A value that is not `Sendable`, captured by a scoped form's body.
+final class NonSendableFormatter {
+    var calls = 0
+
+    func format(_ text: String?) -> String {
+        calls += 1
+        return "<" + (text ?? "") + ">"
+    }
+}
