@@ -219,8 +219,11 @@ struct FunctionSite {
         let generics = genericsInScope
         var result: [String] = []
         for type in types {
+            // `Reducer.Value` needs `Reducer.Value: Sendable`, not `Reducer: Sendable`.
+            let members = TypeText.genericMembers(type, generics: Set(generics.keys))
+            let roots = Set(members.compactMap { $0.split(separator: ".").first.map(String.init) })
             for name in TypeText.mentionedNames(type)
-            where generics[name] != nil && !result.contains("\(name): Sendable") {
+            where generics[name] != nil && !roots.contains(name) && !result.contains("\(name): Sendable") {
                 let constraints = generics[name] ?? []
                 let isSendable = constraints.contains { constraint in
                     constraint.split(separator: "&").contains { part in
@@ -232,8 +235,7 @@ struct FunctionSite {
                 }
                 if !isSendable { result.append("\(name): Sendable") }
             }
-            for member in TypeText.genericMembers(type, generics: Set(generics.keys))
-            where !result.contains("\(member): Sendable") {
+            for member in members where !result.contains("\(member): Sendable") {
                 result.append("\(member): Sendable")
             }
         }

@@ -49,8 +49,7 @@ extension ValueObservation {
     public func start(
         in reader: any DatabaseReader,
         scheduling scheduler: some ValueObservationScheduler
-    ) -> AsyncThrowingStream<Reducer.Value, any Error>
-    where Reducer: ValueReducer, Reducer: Sendable, Reducer.Value: Sendable {
+    ) -> AsyncThrowingStream<Reducer.Value, any Error> where Reducer: ValueReducer, Reducer.Value: Sendable {
         AsyncThrowingStream { continuation in
             let handle = start(
                 in: reader, scheduling: scheduler, onError: { continuation.finish(throwing: $0) }
@@ -110,8 +109,7 @@ extension ValueObservation {
     public func start(
         in reader: any DatabaseReader,
         scheduling scheduler: some ValueObservationMainActorScheduler = .mainActor
-    ) -> AsyncThrowingStream<Reducer.Value, any Error>
-    where Reducer: ValueReducer, Reducer: Sendable, Reducer.Value: Sendable {
+    ) -> AsyncThrowingStream<Reducer.Value, any Error> where Reducer: ValueReducer, Reducer.Value: Sendable {
         AsyncThrowingStream { continuation in
             let handle = start(
                 in: reader, scheduling: scheduler, onError: { continuation.finish(throwing: $0) }

@@ -1,0 +1,479 @@
+import Foundation
+import MigrateCore
+import Testing
+
+/// One decision of the tool, on the smallest sources that show it: what real libraries do
+/// that a careful engineer writing the wrappers by hand would get right.
+struct RuleCase: CustomTestStringConvertible, Sendable {
+    enum Expectation: Sendable {
+        /// The function's form contains each of these texts.
+        case generated([String])
+        /// The function is skipped for this reason, with this in the detail.
+        case skipped(SkipReason, String)
+    }
+
+    var name: String
+    var source: String
+    /// The function the case is about, as the report names it (`Owner.name(labels:)`).
+    var function: String
+    var expectation: Expectation
+    var options = MigrationOptions()
+    var testDescription: String { name }
+}
+
+@Suite("Rules from real code")
+struct RulesTests {
+    static let cases: [RuleCase] = [
+        // MARK: Cancellation
+        RuleCase(
+            name: "`-> Self` with cancel() inherited from the base class",
+            source: """
+                open class Request: @unchecked Sendable {
+                    @discardableResult public func cancel() -> Self { self }
+                }
+                public final class DataRequest: Request, @unchecked Sendable {
+                    @discardableResult
+                    public func response(completionHandler: @escaping @Sendable (Int) -> Void) -> Self { self }
+                }
+                """,
+            function: "DataRequest.response(completionHandler:)",
+            expectation: .generated([
+                "let handle = response(completionHandler: promise.resolve)",
+                "promise.cancelOnRequest { _ = handle.cancel() }",
+                "@discardableResult",
+            ])),
+        RuleCase(
+            name: "cancel() declared by a protocol the handle conforms to",
+            source: """
+                public protocol Cancellable: Sendable { func cancel() }
+                public final class Token: Cancellable { public func cancel() {} }
+                public final class API: Sendable {
+                    public func load(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) -> Token { Token() }
+                }
+                """,
+            function: "API.load(completion:)",
+            expectation: .generated(["promise.cancelOnRequest { handle.cancel() }"])),
+        RuleCase(
+            name: "invalidate() stops a handle that has no cancel()",
+            source: """
+                public final class Call: Sendable { public func invalidate() {} }
+                public final class API: Sendable {
+                    public func fetch(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) -> Call { Call() }
+                }
+                """,
+            function: "API.fetch(completion:)",
+            expectation: .generated(["promise.cancelOnRequest { handle.invalidate() }"])),
+        RuleCase(
+            name: "a handle of another module with no symbol graph: not cancelled, and said so",
+            source: """
+                public final class API: Sendable {
+                    public func fetch(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) -> RemoteCall {
+                        fatalError()
+                    }
+                }
+                """,
+            function: "API.fetch(completion:)",
+            expectation: .generated([
+                "// Not cancelled: `RemoteCall` is not known to have cancel().",
+                "Cancelling the awaiting task ends the wait but does not stop the operation",
+            ])),
+
+        // MARK: Existing async APIs
+        RuleCase(
+            name: "an async form that drops the callback queue already exists",
+            source: """
+                import Dispatch
+                public final class Object: Sendable {
+                    public func save(options: Int = 0, callbackQueue: DispatchQueue = .main,
+                                     completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {}
+                    public func save(options: Int = 0) async throws -> Bool { true }
+                }
+                """,
+            function: "Object.save(options:callbackQueue:completion:)",
+            expectation: .skipped(.hasAsyncSibling, "`Object.save(options:) async`")),
+        RuleCase(
+            name: "an async form with the same labels in another order",
+            source: """
+                public final class Login: Sendable {
+                    public func login(user: String, token: String, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {}
+                    public func login(token: String, user: String) async throws -> Bool { true }
+                }
+                """,
+            function: "Login.login(user:token:completion:)",
+            expectation: .skipped(.hasAsyncSibling, "login(token:user:) async")),
+        RuleCase(
+            name: "@available(*, renamed:) names the async form",
+            source: """
+                public final class API: Sendable {
+                    @available(*, renamed: "fetch()")
+                    public func fetch(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {}
+                }
+                """,
+            function: "API.fetch(completion:)",
+            expectation: .skipped(.hasAsyncSibling, "names its async form `fetch()`")),
+        RuleCase(
+            name: "a stream-returning function with the same base name serves a progress handler",
+            source: """
+                import Dispatch
+                open class Request: @unchecked Sendable {
+                    @discardableResult public func cancel() -> Self { self }
+                    public func downloadProgress(queue: DispatchQueue = .main, closure: @escaping @Sendable (Double) -> Void) -> Self { self }
+                    public func downloadProgress(bufferingPolicy: Int = 0) -> AsyncStream<Double> { fatalError() }
+                }
+                """,
+            function: "Request.downloadProgress(queue:closure:)",
+            expectation: .skipped(.hasAsyncSibling, "downloadProgress(bufferingPolicy:)")),
+
+        // MARK: Multi-shot handlers
+        RuleCase(
+            name: "a progress handler on a request becomes a stream that cancels the request when it ends",
+            source: """
+                import Dispatch
+                open class Request: @unchecked Sendable {
+                    @discardableResult public func cancel() -> Self { self }
+                    public func uploadProgress(queue: DispatchQueue = .main, closure: @escaping @Sendable (Double) -> Void) -> Self { self }
+                }
+                """,
+            function: "Request.uploadProgress(queue:closure:)",
+            expectation: .generated([
+                "public func uploadProgress() -> AsyncThrowingStream<Double, any Error> {",
+                "let handle = uploadProgress(queue: .global()) { value in",
+                "continuation.onTermination = { _ in _ = handle.cancel() }",
+            ])),
+        RuleCase(
+            name: "an observation token: the stream's end cancels it; an error handler finishes the stream",
+            source: """
+                public final class Observation: Sendable { public func cancel() {} }
+                public struct Query: Sendable {
+                    public func start(onError: @escaping @Sendable (any Error) -> Void,
+                                      onChange: @escaping @Sendable (Int) -> Void) -> Observation { Observation() }
+                }
+                """,
+            function: "Query.start(onError:onChange:)",
+            expectation: .generated([
+                "public func start() -> AsyncThrowingStream<Int, any Error> {",
+                "let handle = start(onError: { continuation.finish(throwing: $0) }) { value in",
+            ])),
+        RuleCase(
+            name: "a multi-shot handler with nothing to stop it: skipped, never a one-shot form",
+            source: """
+                public final class Feed: Sendable {
+                    public func observe(_ handler: @escaping @Sendable (String) -> Void) {}
+                }
+                """,
+            function: "Feed.observe(_:)",
+            expectation: .skipped(.eventHandler, "stops the handler")),
+        RuleCase(
+            name: "--one-shot: a name that says events, taken as a completion",
+            source: """
+                public final class Feed: Sendable {
+                    public func observe(_ handler: @escaping @Sendable (String) -> Void) {}
+                }
+                """,
+            function: "Feed.observe(_:)",
+            expectation: .generated(["public nonisolated(nonsending) func observe() async throws -> String {"]),
+            options: MigrationOptions(oneShot: ["Feed.observe"])),
+        RuleCase(
+            name: "--multi-shot: a completion name, taken as events",
+            source: """
+                public final class Token: Sendable { public func cancel() {} }
+                public final class Feed: Sendable {
+                    public func fetch(completion: @escaping @Sendable (String) -> Void) -> Token { Token() }
+                }
+                """,
+            function: "Feed.fetch(completion:)",
+            expectation: .generated(["public func fetch() -> AsyncThrowingStream<String, any Error> {"]),
+            options: MigrationOptions(multiShot: ["fetch(completion:)"])),
+
+        // MARK: Existing calls
+        RuleCase(
+            name: "a form named like an existing synchronous function would make its calls async",
+            source: """
+                open class Download: @unchecked Sendable {
+                    @discardableResult public func cancel() -> Self { self }
+                    public func cancel(byProducingResumeData completionHandler: @escaping @Sendable (String?) -> Void) -> Self { self }
+                }
+                """,
+            function: "Download.cancel(byProducingResumeData:)",
+            expectation: .skipped(.wouldBreakCalls, "`Download.cancel()` reaches `cancel()`")),
+        RuleCase(
+            name: "a handler with a default value: the original already answers the form's call",
+            source: """
+                public final class Store: Sendable {
+                    public func flush(completion: (@Sendable ((any Error)?) -> Void)? = nil) {}
+                }
+                """,
+            function: "Store.flush(completion:)",
+            expectation: .skipped(.wouldBreakCalls, "reaches `flush(completion:)`")),
+        RuleCase(
+            name: "a property with the form's name",
+            source: """
+                public final class Request: Sendable {
+                    public var response: Int? { nil }
+                    public func response(completionHandler: @escaping @Sendable (Int) -> Void) {}
+                }
+                """,
+            function: "Request.response(completionHandler:)",
+            expectation: .skipped(.wouldBreakCalls, "`Request.response` is a property")),
+        RuleCase(
+            name: "a parameter named like the method: the call says `self.`",
+            source: """
+                public final class Session: Sendable {
+                    public func task(_ task: String, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {}
+                }
+                """,
+            function: "Session.task(_:completion:)",
+            expectation: .generated(["self.task(task, completion: promise.resolve)"])),
+
+        // MARK: Values and errors
+        RuleCase(
+            name: "a response that carries `result: Result<T, E>`, through a generic type alias",
+            source: """
+                public struct DataResponse<Success: Sendable, Failure: Error>: Sendable {
+                    public let result: Result<Success, Failure>
+                }
+                public struct AFError: Error {}
+                public typealias AFDataResponse<Success: Sendable> = DataResponse<Success, AFError>
+                public final class Client: Sendable {
+                    public func responseString(completionHandler: @escaping @Sendable (AFDataResponse<String>) -> Void) {}
+                }
+                """,
+            function: "Client.responseString(completionHandler:)",
+            expectation: .generated([
+                "func responseString() async throws -> String {",
+                "responseString { response in",
+                "promise.resolve(response.result)",
+            ])),
+        RuleCase(
+            name: "a result with `error: Error?`: thrown when set",
+            source: """
+                public struct HTTPResult: Sendable {
+                    public var text: String?
+                    public var error: (any Error)?
+                }
+                public final class HTTP: Sendable {
+                    public func get(_ url: String, completion: @escaping @Sendable (HTTPResult) -> Void) {}
+                }
+                """,
+            function: "HTTP.get(_:completion:)",
+            expectation: .generated([
+                "get(url) { httpResult in", "if let error = httpResult.error {", "promise.reject(error)",
+            ])),
+        RuleCase(
+            name: "a nested `Result` elsewhere does not change how Swift's `Result` reads",
+            source: """
+                public final class PathMonitor: Sendable {
+                    public enum Result: Sendable { case up, down }
+                }
+                public final class API: Sendable {
+                    public func fetch(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {}
+                }
+                """,
+            function: "API.fetch(completion:)",
+            expectation: .generated(["func fetch() async throws -> Int {"])),
+        RuleCase(
+            name: "a callback queue is dropped and filled with one that does not hop to main",
+            source: """
+                import Dispatch
+                public final class API: Sendable {
+                    public func fetch(id: Int, queue: DispatchQueue = .main,
+                                      completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {}
+                }
+                """,
+            function: "API.fetch(id:queue:completion:)",
+            expectation: .generated([
+                "func fetch(id: Int) async throws -> Int {",
+                "fetch(id: id, queue: .global(), completion: promise.resolve)",
+            ])),
+
+        // MARK: Hooks
+        RuleCase(
+            name: "a requirement of a protocol the library calls",
+            source: """
+                public protocol RequestRetrier: Sendable {
+                    func retry(_ request: Int, dueTo error: any Error, completion: @escaping @Sendable (Bool) -> Void)
+                }
+                """,
+            function: "RequestRetrier.retry(_:dueTo:completion:)",
+            expectation: .skipped(.hook, "requirement of `RequestRetrier`")),
+        RuleCase(
+            name: "a delegate method",
+            source: """
+                import Foundation
+                public final class SessionDelegate: NSObject, @unchecked Sendable {
+                    public func urlSession(_ session: URLSession, task: URLSessionTask,
+                                           willPerformHTTPRedirection response: HTTPURLResponse,
+                                           completionHandler: @escaping @Sendable (URLRequest?) -> Void) {}
+                }
+                """,
+            function: "SessionDelegate.urlSession(_:task:willPerformHTTPRedirection:completionHandler:)",
+            expectation: .skipped(.hook, "delegate method")),
+
+        // MARK: Isolation
+        RuleCase(
+            name: "a scoped form's body that is not @Sendable is `sending`",
+            source: """
+                public final class Result2 {}
+                public final class HTTP: Sendable {
+                    public func get(completion: @escaping (Connection) -> Void) {}
+                }
+                public final class Connection {}
+                """,
+            function: "HTTP.get(completion:)",
+            expectation: .generated(["completion: sending @escaping (Connection) throws -> Output"])),
+        RuleCase(
+            name: "a main-actor function's form stays on the main actor (not nonisolated(nonsending))",
+            source: """
+                @MainActor public final class ViewModel {
+                    public func reload(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {}
+                }
+                """,
+            function: "ViewModel.reload(completion:)",
+            expectation: .generated(["    public func reload() async throws -> Int {"])),
+
+        // MARK: Futures
+        RuleCase(
+            name: "a function that returns a future gets an async form that awaits it",
+            source: """
+                import FutureBridge
+                public final class Profiles: Sendable {
+                    public func profile(id: Int) -> Future<String> { fatalError() }
+                }
+                """,
+            function: "Profiles.profile(id:)",
+            expectation: .generated([
+                "public nonisolated(nonsending) func profile(id: Int) async throws -> String {",
+                "try await profile(id: id).value",
+            ])),
+    ]
+
+    @Test("Each rule", arguments: cases)
+    func rule(_ rule: RuleCase) throws {
+        let result = Migrator(options: rule.options).migrate([SourceInput(path: "API.swift", text: rule.source)])
+        let entry = try #require(
+            result.entries.first { $0.function == rule.function },
+            "not considered:\n\(result.report(mode: .asyncForms))")
+        switch rule.expectation {
+        case .generated(let texts):
+            guard case .generated = entry.outcome else {
+                Issue.record("not generated: \(entry.description)")
+                return
+            }
+            let text = result.files.map(\.text).joined()
+            for expected in texts {
+                #expect(text.contains(expected), "missing \(expected) in:\n\(text)")
+            }
+        case .skipped(let reason, let detail):
+            guard case .skipped(let actual, let actualDetail) = entry.outcome else {
+                Issue.record("not skipped: \(entry.description)")
+                return
+            }
+            #expect(actual == reason)
+            #expect(actualDetail.contains(detail), "detail: \(actualDetail)")
+        }
+    }
+
+    @Test("Documentation: a callout's continuation lines go with it; Returns and Throws are written")
+    func documentation() throws {
+        let source = """
+            public final class Object: Sendable {
+                /// Saves the object.
+                /// - parameter options: The options.
+                /// - parameter completion: The block to execute.
+                /// It should have the following argument signature: `(Result<Bool, Error>)`.
+                /// - warning: Keep this line.
+                public func save(options: Int, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {}
+            }
+            """
+        let result = Migrator().migrate([SourceInput(path: "Object.swift", text: source)])
+        let text = try #require(result.files.first?.text)
+        #expect(!text.contains("argument signature"))
+        #expect(!text.contains("The block to execute"))
+        #expect(text.contains("/// - parameter options: The options."))
+        #expect(text.contains("/// - warning: Keep this line."))
+        #expect(text.contains("/// - Returns: The value the handler receives."))
+        #expect(text.contains("/// - Throws: The error the handler receives;"))
+    }
+
+    @Test("A value named after an acronym type reads as Swift names it (`httpResult`, not `hTTPResult`)")
+    func acronyms() throws {
+        let source = """
+            public final class HTTPResult {}
+            public final class HTTP: Sendable {
+                public func get(completion: @escaping @Sendable (HTTPResult) -> Void) {}
+            }
+            """
+        let result = Migrator().migrate([SourceInput(path: "HTTP.swift", text: source)])
+        let text = try #require(result.files.first?.text)
+        #expect(text.contains("{ httpResult in"), "\(text)")
+    }
+
+    @Test("The summary counts streams, forms with cancellation wired, and what could not be resolved")
+    func summary() {
+        let source = """
+            public final class Token: Sendable { public func cancel() {} }
+            public final class API: Sendable {
+                public func load(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) -> Token { Token() }
+                public func observe(_ handler: @escaping @Sendable (Int) -> Void) -> Token { Token() }
+                public func fetch(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) -> RemoteCall {
+                    fatalError()
+                }
+            }
+            """
+        let result = Migrator().migrate([SourceInput(path: "API.swift", text: source)])
+        let summary = result.summary(mode: .asyncForms, module: "API")
+        #expect(
+            summary.hasPrefix(
+                "API: 3 completion-handler functions: 3 generated (100%), 1 stream, 2 with cancellation wired, 0 skipped"
+            ),
+            "\(summary)")
+        #expect(summary.contains("not resolved: `RemoteCall`"))
+    }
+
+    @Test("A symbol graph says what the sources cannot: a superclass's cancel() in another module")
+    func symbolGraph() throws {
+        let source = """
+            import Networking
+            public final class Upload: NetworkTask, @unchecked Sendable {}
+            public final class API: Sendable {
+                public func upload(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) -> Upload { fatalError() }
+            }
+            """
+        let without = Migrator().migrate([SourceInput(path: "API.swift", text: source)])
+        #expect(without.files.first?.text.contains("not known to have cancel()") == true)
+
+        let graph = try SymbolGraph(json: Data(Self.networkingGraph.utf8))
+        #expect(graph.module == "Networking")
+        let with = Migrator().migrate([SourceInput(path: "API.swift", text: source)], symbolGraphs: [graph])
+        let text = try #require(with.files.first?.text)
+        #expect(text.contains("promise.cancelOnRequest { handle.cancel() }"), "\(text)")
+    }
+
+    /// A symbol graph as `swift-symbolgraph-extract` writes one (trimmed to what the tool
+    /// reads): `open class NetworkTask: Sendable { func cancel() }`.
+    static let networkingGraph = """
+        {
+          "metadata": {"formatVersion": {"major": 0, "minor": 6, "patch": 0}, "generator": "test"},
+          "module": {"name": "Networking", "platform": {}},
+          "symbols": [
+            {"kind": {"identifier": "swift.class", "displayName": "Class"},
+             "identifier": {"precise": "s:10Networking11NetworkTaskC", "interfaceLanguage": "swift"},
+             "pathComponents": ["NetworkTask"], "names": {"title": "NetworkTask"},
+             "declarationFragments": [{"kind": "keyword", "spelling": "class"}, {"kind": "text", "spelling": " "},
+                                      {"kind": "identifier", "spelling": "NetworkTask"}],
+             "accessLevel": "open"},
+            {"kind": {"identifier": "swift.method", "displayName": "Instance Method"},
+             "identifier": {"precise": "s:10Networking11NetworkTaskC6cancelyyF", "interfaceLanguage": "swift"},
+             "pathComponents": ["NetworkTask", "cancel()"], "names": {"title": "cancel()"},
+             "declarationFragments": [{"kind": "keyword", "spelling": "func"}, {"kind": "text", "spelling": " "},
+                                      {"kind": "identifier", "spelling": "cancel"}, {"kind": "text", "spelling": "()"}],
+             "accessLevel": "open"}
+          ],
+          "relationships": [
+            {"kind": "memberOf", "source": "s:10Networking11NetworkTaskC6cancelyyF", "target": "s:10Networking11NetworkTaskC"},
+            {"kind": "conformsTo", "source": "s:10Networking11NetworkTaskC", "target": "s:s8SendableP",
+             "targetFallback": "Swift.Sendable"}
+          ]
+        }
+        """
+}
