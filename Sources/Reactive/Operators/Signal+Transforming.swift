@@ -50,3 +50,55 @@ extension Signal {
         }
     }
 }
+
+/// Operators that compare each value with the one before it.
+extension Signal {
+    /// The values that differ from the value just before them: a run of equal values goes
+    /// out once, as its first.
+    ///
+    /// ```swift
+    /// let (text, input) = Signal<String>.pipe()
+    /// let changes = text.removeDuplicates()
+    /// ```
+    ///
+    /// The same as ``removeDuplicates(by:)`` with `==`: the values go out on the thread
+    /// delivering this signal's events, the returned signal keeps the last value until it
+    /// ends, and detaching its last observer detaches it from this signal.
+    ///
+    /// - Returns: A signal without consecutive repeats.
+    @inlinable
+    public func removeDuplicates() -> Signal where Value: Equatable {
+        removeDuplicates { $0 == $1 }
+    }
+
+    /// The values that `isDuplicate` does not find a repeat of the value just before
+    /// them.
+    ///
+    /// Each value is compared with the one this signal sent just before it, whether or
+    /// not that one went out (as Combine's `removeDuplicates(by:)` does): with a predicate
+    /// such as "closer than 1", a slow drift is dropped entirely. The first value always
+    /// goes out; terminal events pass through.
+    ///
+    /// `isDuplicate` runs like ``filter(_:)``'s predicate: inline, on the thread
+    /// delivering this signal's events, one value at a time, in no actor's isolation (use
+    /// ``receive(on:)`` first to move it elsewhere). The returned signal keeps the last
+    /// value (one value, no history) until it ends; when it ends or its last observer
+    /// detaches, it detaches from this signal (stopping this signal's source if that was
+    /// its last observer) and releases that value.
+    ///
+    /// - Parameter isDuplicate: Whether the second value repeats the first (the one before
+    ///   it); runs once per value after the first.
+    /// - Returns: A signal without consecutive repeats.
+    @inlinable
+    public func removeDuplicates(by isDuplicate: @escaping @Sendable (Value, Value) -> Bool) -> Signal {
+        liftValues { input in
+            let previous = SerialState<Value?>(nil)
+            return { value in
+                let last = previous.value
+                previous.value = value
+                if let last, isDuplicate(last, value) { return }
+                input.send(value)
+            }
+        }
+    }
+}

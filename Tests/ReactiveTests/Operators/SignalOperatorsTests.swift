@@ -6,6 +6,30 @@ import Testing
 
 @testable import Reactive
 
+/// A value that counts how many of its kind are alive, to show what an operator keeps.
+final class Tracked: Sendable, CustomStringConvertible {
+    /// How many values counted by one `live` are alive.
+    final class Live: Sendable {
+        fileprivate let count = Locked(0)
+        var now: Int { count.withLock { $0 } }
+    }
+
+    let number: Int
+    let live: Live
+
+    init(_ number: Int, _ live: Live) {
+        self.number = number
+        self.live = live
+        live.count.withLock { $0 += 1 }
+    }
+
+    deinit {
+        live.count.withLock { $0 -= 1 }
+    }
+
+    var description: String { "\(number)" }
+}
+
 @Suite struct SignalOperatorsTests {
     /// Sends `values` then completes, and returns what `transform`'s signal delivered.
     static func run<Output>(_ values: [Int], _ transform: (Signal<Int>) -> Signal<Output>) -> [String] {
@@ -125,5 +149,53 @@ import Testing
         #expect(events.all.isEmpty)
         executor.runAll()
         #expect(events.all == ["2", "4", "completed"])
+    }
+}
+
+extension SignalOperatorsTests {
+    @Test func removeDuplicatesSendsEachRunOfEqualValuesOnce() {
+        #expect(Self.run([1, 1, 2, 2, 2, 1, 3, 3]) { $0.removeDuplicates() } == ["1", "2", "1", "3", "completed"])
+        #expect(Self.run([]) { $0.removeDuplicates() } == ["completed"])
+    }
+
+    @Test func removeDuplicatesByComparesEachValueWithTheOneReceivedBeforeIt() {
+        // "Closer than 2": 1, 2, 3, 4 each repeat the value before them, although 4 is far
+        // from 1, the last value sent (Combine's rule).
+        let close = { @Sendable (a: Int, b: Int) in abs(a - b) < 2 }
+        #expect(Self.run([1, 2, 3, 4, 7, 8]) { $0.removeDuplicates(by: close) } == ["1", "7", "completed"])
+    }
+
+    @Test func removeDuplicatesPassesTerminalEventsAndDetaches() {
+        let stops = Counter()
+        let (signal, input) = Signal<Int>.pipe(onStop: { stops.increment() })
+        let events = Recorder<String>()
+        let observation = signal.removeDuplicates().observe { events.append(describe($0)) }
+        input.send(1)
+        observation.detach()
+        #expect(stops.count == 1)
+        let (failing, failingInput) = Signal<Int>.pipe()
+        let failed = record(failing.removeDuplicates())
+        failingInput.send(1)
+        failingInput.sendFailed(TestError())
+        #expect(events.all == ["1"] && failed.all == ["1", "failed(TestError(code: 1))"])
+    }
+
+    /// A million values in runs of a thousand: one value per run goes out, and the
+    /// operator keeps one value (the one before) at any time.
+    @Test func aMillionValuesThroughRemoveDuplicatesKeepOneValue() {
+        let count = stressIterations(1_000_000, atLeast: 100_000)
+        let live = Tracked.Live()
+        let (signal, input) = Signal<Tracked>.pipe()
+        let sent = Counter()
+        signal.removeDuplicates { $0.number == $1.number }.observeValues { _ in sent.increment() }
+        var most = 0
+        for index in 0..<count {
+            input.send(Tracked(index / 1_000, live))
+            most = max(most, live.now)
+        }
+        #expect(most == 1)
+        #expect(sent.count == (count + 999) / 1_000)
+        input.sendCompleted()
+        #expect(live.now == 0)
     }
 }
