@@ -50,11 +50,24 @@ public final class SignalInput<Value: Sendable>: Sendable {
     func send<State>(
         lockedBy lock: Locked<State>, _ decide: (inout State) -> [Signal<Value>.Event]
     ) {
-        let mustDeliver = lock.withLock { state -> Bool in
-            var mustDeliver = false
-            for event in decide(&state) where storage.enqueue(event) { mustDeliver = true }
-            return mustDeliver
+        send(lockedBy: lock) { state, send in
+            for event in decide(&state) { send(event) }
+        }
+    }
+
+    /// Sends the events `decide` hands to `send`, as the form above does but without an
+    /// array, so that an operator sending a value per transition allocates nothing for
+    /// it; returns what `decide` returns.
+    @inlinable
+    func send<State, Decision>(
+        lockedBy lock: Locked<State>,
+        _ decide: (inout State, _ send: (Signal<Value>.Event) -> Void) -> Decision
+    ) -> Decision {
+        var mustDeliver = false
+        let decision = lock.withLock { state in
+            decide(&state) { event in if storage.enqueue(event) { mustDeliver = true } }
         }
         if mustDeliver { storage.deliverQueuedNested() }
+        return decision
     }
 }
