@@ -152,6 +152,8 @@ struct TimeOperatorStateMachine<Value: Sendable, Timer: Sendable>: Sendable {
         end(sendingHeld: false)
     }
 
+    /// Ends the operator once: the held value is sent (`sendingHeld`) or handed back to
+    /// release, and the running timer is handed back to cancel.
     @inlinable
     mutating func end(sendingHeld: Bool) -> Action {
         guard !hasEnded else { return .nothing }
