@@ -19,6 +19,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         // Test only: a real callback API to migrate and to compile the result against.
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // Test only: real codebases whose sources the tests migrate, read from the checkouts
+        // (nothing of them is built): an HTTP client that ships async forms of its own, and
+        // swift-nio, which it depends on, whose modules use one another.
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
     ],
     targets: [
         .target(

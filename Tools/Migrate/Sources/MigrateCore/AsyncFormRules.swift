@@ -10,7 +10,7 @@ extension AsyncFormPlanner {
     /// The parameters a plain or stream form keeps: all but the handlers and the
     /// callback queues (which the form fills with a queue that does not hop to main).
     func keptParameters(_ site: FunctionSite, removing handlers: [Int]) -> [Int] {
-        site.parameters.indices.filter { !handlers.contains($0) && site.parameters[$0].callbackQueueArgument == nil }
+        site.parameters.indices.filter { !handlers.contains($0) && !site.parameters[$0].isCallbackQueue }
     }
 
     // MARK: Existing async APIs

@@ -186,7 +186,8 @@ struct AsyncFormPlanner {
                 arguments.append(
                     kept.contains(offset)
                         ? parameter.argument
-                        : (parameter.label.map { "\($0): " } ?? "") + parameter.callbackQueueArgument!)
+                        : (parameter.label.map { "\($0): " } ?? "")
+                            + parameter.callbackQueueArgument(serialLabel: nil))
                 continue
             }
             if let closure = resolvingClosure(site, shape: shape, promise: promise) {
@@ -401,7 +402,7 @@ struct AsyncFormPlanner {
         guard let returnType = site.returnType else { return pairedStop(site).map { .success($0) } }
         let handle = index.handle(returnType, owner: site.context.ownerName)
         switch handle {
-        case .unknown, .value:
+        case .unknown, .noCancel, .value:
             if let paired = pairedStop(site) { return .success(paired) }
         default:
             break
@@ -424,6 +425,8 @@ struct AsyncFormPlanner {
             return .failure(.notSendable(name, method))
         case .unknown(let name):
             return .failure(.unknown(name))
+        case .noCancel(let name):
+            return .failure(.noCancel(name))
         case .value(let spelled):
             return .failure(.value(spelled))
         }
@@ -435,6 +438,7 @@ struct AsyncFormPlanner {
         /// The handle's type, and the method that would stop it.
         case notSendable(String, SourceIndex.CancelMethod)
         case unknown(String)
+        case noCancel(String)
         case value(String)
     }
 
@@ -538,6 +542,15 @@ struct AsyncFormPlanner {
                         "Cancelling the awaiting task ends the wait but does not stop the operation (the `\(name)` that \(returned) is not known to be a cancel handle).",
                     report: "returns `\(name)`, not known to have cancel(): not cancelled", cancels: false,
                     unresolved: name),
+                false
+            )
+        case .failure(.noCancel(let name)):
+            return (
+                discarded("Not cancelled: `\(name)` has no cancel(), invalidate() or stop()."),
+                HandleNote(
+                    documentation:
+                        "Cancelling the awaiting task ends the wait but does not stop the operation: the `\(name)` that \(returned) has no `cancel()`.",
+                    report: "returns `\(name)`, which has no cancel(): not cancelled", cancels: false),
                 false
             )
         case .failure(.value(let spelled)):

@@ -230,25 +230,36 @@ struct Parameter {
         return (attributed.specifiers.map { text($0) } + attributed.lateSpecifiers.map { text($0) })
     }
 
-    /// The argument a generated form passes for a callback-queue parameter it drops
-    /// (`queue: DispatchQueue = .main`, `callbackQueue:`, `on:`), or nil when this is not
-    /// one: a queue that does not hop to the main thread, since the awaiting task resumes
-    /// on its own executor anyway.
-    var callbackQueueArgument: String? {
+    /// Whether this is a callback-queue parameter (`queue: DispatchQueue = .main`,
+    /// `callbackQueue:`, `on:`, `respondingOn:`, of type `DispatchQueue` or `OperationQueue`),
+    /// which a generated form drops.
+    var isCallbackQueue: Bool { queueType != nil }
+
+    private var queueType: String? {
         var base = type
         if let attributed = base.as(AttributedTypeSyntax.self) { base = attributed.baseType }
-        guard let simple = TypeText.simpleName(base) else { return nil }
-        let argument: String
-        switch simple {
-        case "DispatchQueue": argument = ".global()"
-        case "OperationQueue": argument = "OperationQueue()"
-        default: return nil
+        guard let simple = TypeText.simpleName(base), simple == "DispatchQueue" || simple == "OperationQueue" else {
+            return nil
         }
         let names = [label, name].compactMap { $0 }
-        let isCallbackQueue = names.contains { word in
+        let named = names.contains { word in
             word == "on" || word.hasSuffix("On") || word.lowercased().contains("queue")
         }
-        return isCallbackQueue ? argument : nil
+        return named ? simple : nil
+    }
+
+    /// The argument a generated form passes for the callback queue it dropped: one that
+    /// does not hop to the main thread (the awaiting task resumes on its own executor
+    /// anyway). A handler called once may run on any thread; a stream's handler runs on a
+    /// serial queue of its own (`serialLabel`), so its values keep their order.
+    func callbackQueueArgument(serialLabel: String?) -> String {
+        switch (queueType, serialLabel) {
+        case ("OperationQueue", nil): "OperationQueue()"
+        case ("OperationQueue", _):
+            "{ let queue = OperationQueue(); queue.maxConcurrentOperationCount = 1; return queue }()"
+        case (_, let label?): "DispatchQueue(label: \"\(label)\")"
+        default: ".global()"
+        }
     }
 
     /// `label: name`, or `name` for an unlabeled parameter.

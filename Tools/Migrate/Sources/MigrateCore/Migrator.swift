@@ -23,10 +23,17 @@ public struct Migrator: Sendable {
     /// `symbolGraphs` say what the compiler knows of the modules the sources use (their
     /// types' supertypes, cancel methods, `Sendable` conformances and async functions),
     /// where the sources alone cannot tell.
-    public func migrate(_ inputs: [SourceInput], symbolGraphs: [SymbolGraph] = []) -> MigrationResult {
+    ///
+    /// `context` is the sources of modules the migrated one uses, read the same way (a
+    /// package's checkouts, when no symbol graph is at hand): they inform the analysis and
+    /// get no files of their own.
+    public func migrate(_ inputs: [SourceInput], symbolGraphs: [SymbolGraph] = [], context: [SourceInput] = [])
+        -> MigrationResult
+    {
         let parsed = inputs.map { Parser.parse(source: $0.text) }
-        let index = SourceIndex(
-            files: parsed, interfaces: symbolGraphs.map { Parser.parse(source: $0.interface) })
+        let interfaces =
+            symbolGraphs.map { Parser.parse(source: $0.interface) } + context.map { Parser.parse(source: $0.text) }
+        let index = SourceIndex(files: parsed, interfaces: interfaces)
         let callSites = CallSites(files: zip(inputs, parsed).map { ($0.path, $1) })
         let planner = AsyncFormPlanner(index: index, options: options, callSites: callSites)
         var plans: [(SourceInput, SourceLocationConverter, [(FunctionSite?, Int, String, Plan)])] = []

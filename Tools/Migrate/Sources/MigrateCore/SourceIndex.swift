@@ -79,8 +79,8 @@ final class SourceIndex {
     /// `Owner|name` of every property.
     private var propertyNames: [String: Bool] = [:]
 
-    /// Indexes `files`, then `interfaces` (declarations the compiler knows from other
-    /// modules, see ``SymbolGraph``), which add only the types the files do not declare.
+    /// Indexes `files`, then `interfaces` (other modules' declarations, from their symbol
+    /// graphs or their sources), which add only the types the files do not declare.
     init(files: [SourceFileSyntax], interfaces: [SourceFileSyntax] = []) {
         for file in files { add(file) }
         for interface in interfaces { add(interface, isInterface: true) }
@@ -446,7 +446,10 @@ final class SourceIndex {
         case uncheckedCancellable(String)
         /// Declared in the sources with `cancel()`, but not `Sendable`.
         case notSendable(String, CancelMethod)
-        /// Not known to have `cancel()`.
+        /// Known (from the sources or a symbol graph) to have no `cancel()`, `invalidate()`
+        /// or `stop()`.
+        case noCancel(String)
+        /// A type this tool knows nothing of: another module's, with no symbol graph.
         case unknown(String)
         /// A plain value, not a handle.
         case value(String)
@@ -462,6 +465,12 @@ final class SourceIndex {
         "DispatchSourceProcess", "DispatchSourceFileSystemObject",
     ]
     static let uncheckedCancellables: Set<String> = ["AnyCancellable", "Cancellable"]
+    /// Protocols of the standard library and Foundation that a class may list first.
+    static let plainProtocols: Set<String> = [
+        "Equatable", "Hashable", "Codable", "Encodable", "Decodable", "Identifiable", "Comparable",
+        "CustomStringConvertible", "CustomDebugStringConvertible", "NSObject", "NSObjectProtocol", "NSCoding",
+        "NSSecureCoding", "NSCopying",
+    ]
     static let plainValues: Set<String> = [
         "Bool", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
         "Float", "String", "Data", "URL", "Date", "UUID", "Array", "Dictionary", "Set", "Optional",
@@ -486,7 +495,14 @@ final class SourceIndex {
             if supertypes.contains(where: Self.urlSessionTasks.contains) { return .urlSessionTask(name) }
             if supertypes.contains(where: Self.sendableCancellables.contains) { return .cancellable(name, cancel) }
             if supertypes.contains(where: Self.uncheckedCancellables.contains) { return .uncheckedCancellable(name) }
-            return .unknown(name)
+            // A class whose superclass this tool knows nothing of may inherit a cancel().
+            if info.kind == .class, let superclass = info.inherited.first.map(Self.lastComponent),
+                typeInfo(superclass) == nil, !Self.sendableProtocols.contains(superclass),
+                !Self.plainProtocols.contains(superclass)
+            {
+                return .unknown(superclass)
+            }
+            return .noCancel(name)
         }
         if Self.sendableCancellables.contains(name) { return .cancellable(name, cancel) }
         if Self.uncheckedCancellables.contains(name) { return .uncheckedCancellable(name) }

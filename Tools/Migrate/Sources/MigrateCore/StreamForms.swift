@@ -62,7 +62,11 @@ extension AsyncFormPlanner {
                 }
                 continue
             }
-            arguments.append(kept.contains(offset) ? parameter.argument : label + parameter.callbackQueueArgument!)
+            arguments.append(
+                kept.contains(offset)
+                    ? parameter.argument
+                    : label
+                        + parameter.callbackQueueArgument(serialLabel: String(site.displayName.prefix { $0 != "(" })))
         }
         var call = CallText(prefix: "", callee: site.tryCallee, arguments: arguments, trailing: closure)
         var callLines: [String]

@@ -56,6 +56,14 @@ struct FutureBridgeMigrate: ParsableCommand {
     var symbolGraphs: [String] = []
 
     @Option(
+        name: .customLong("context"),
+        help: """
+            The sources of a module the migrated ones use (repeatable): read for what they declare, \
+            never migrated. For a module whose symbol graph is not at hand (a package's checkouts).
+            """)
+    var contextDirs: [String] = []
+
+    @Option(
         name: .customLong("one-shot"),
         help:
             "A function whose handler is called once (repeatable): `name`, `Type.name` or `Type.name(label:handler:)`.")
@@ -75,6 +83,7 @@ struct FutureBridgeMigrate: ParsableCommand {
             mode: legacyShims ? .legacyShims : .asyncForms, publicOnly: publicOnly, imports: imports,
             oneShot: Set(oneShot), multiShot: Set(multiShot))
         let graphs = try symbolGraphs.flatMap { try SymbolGraph.load(from: URL(fileURLWithPath: $0)) }
+        let context = try contextDirs.flatMap { try sourceInputs(under: URL(fileURLWithPath: $0)) }
         var results: [(root: URL, result: MigrationResult)] = []
         for sourcesDir in sourcesDirs {
             let root = URL(fileURLWithPath: sourcesDir).standardizedFileURL
@@ -83,7 +92,8 @@ struct FutureBridgeMigrate: ParsableCommand {
             else {
                 throw ValidationError("\(sourcesDir) is not a directory")
             }
-            let result = Migrator(options: options).migrate(try sourceInputs(under: root), symbolGraphs: graphs)
+            let result = Migrator(options: options).migrate(
+                try sourceInputs(under: root), symbolGraphs: graphs, context: context)
             let module = root.lastPathComponent
             let report =
                 summary

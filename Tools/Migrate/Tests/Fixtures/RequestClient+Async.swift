@@ -25,7 +25,7 @@ extension Request {
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func downloadProgress() -> AsyncThrowingStream<Double, any Error> {
         AsyncThrowingStream { continuation in
-            let handle = downloadProgress(queue: .global()) { value in
+            let handle = downloadProgress(queue: DispatchQueue(label: "Request.downloadProgress")) { value in
                 continuation.yield(value)
             }
             continuation.onTermination = { _ in _ = handle.cancel() }
@@ -116,7 +116,7 @@ extension ConnectionMonitor {
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func startMonitoring() -> AsyncThrowingStream<Result, any Error> {
         AsyncThrowingStream { continuation in
-            _ = startMonitoring(onQueue: .global()) { value in
+            _ = startMonitoring(onQueue: DispatchQueue(label: "ConnectionMonitor.startMonitoring")) { value in
                 continuation.yield(value)
             }
             continuation.onTermination = { _ in self.stopMonitoring() }

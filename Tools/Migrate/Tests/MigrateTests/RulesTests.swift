@@ -137,7 +137,7 @@ struct RulesTests {
             function: "Request.uploadProgress(queue:closure:)",
             expectation: .generated([
                 "public func uploadProgress() -> AsyncThrowingStream<Double, any Error> {",
-                "let handle = uploadProgress(queue: .global()) { value in",
+                "let handle = uploadProgress(queue: DispatchQueue(label: \"Request.uploadProgress\")) { value in",
                 "continuation.onTermination = { _ in _ = handle.cancel() }",
             ])),
         RuleCase(

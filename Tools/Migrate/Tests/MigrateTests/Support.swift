@@ -11,13 +11,18 @@ enum Paths {
     static let grdbWrappers = package.appendingPathComponent("Tests/GRDBWrappers")
     static let golden = package.appendingPathComponent("Tests/Golden")
 
-    /// GRDB's sources, as SwiftPM checked them out to build this package: found above
-    /// the test executable (`<scratch>/checkouts/GRDB.swift/GRDB`), or under the
-    /// package's `.build`, or at `$FUTUREBRIDGE_MIGRATE_GRDB_SOURCES`.
+    /// GRDB's sources, as SwiftPM checked them out to build this package (or at
+    /// `$FUTUREBRIDGE_MIGRATE_GRDB_SOURCES`).
     static var grdbSources: URL? {
         if let path = ProcessInfo.processInfo.environment["FUTUREBRIDGE_MIGRATE_GRDB_SOURCES"] {
             return URL(fileURLWithPath: path)
         }
+        return checkout("GRDB.swift/GRDB", containing: "Core/DatabasePool.swift")
+    }
+
+    /// A directory of a package SwiftPM checked out for this one (`<scratch>/checkouts/…`):
+    /// found above the test executable, or under the package's `.build`.
+    static func checkout(_ path: String, containing probe: String) -> URL? {
         var candidates: [URL] = []
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent()
         while directory.path != "/" {
@@ -26,8 +31,8 @@ enum Paths {
         }
         candidates.append(package.appendingPathComponent(".build"))
         for candidate in candidates {
-            let sources = candidate.appendingPathComponent("checkouts/GRDB.swift/GRDB")
-            if FileManager.default.fileExists(atPath: sources.appendingPathComponent("Core/DatabasePool.swift").path) {
+            let sources = candidate.appendingPathComponent("checkouts/" + path)
+            if FileManager.default.fileExists(atPath: sources.appendingPathComponent(probe).path) {
                 return sources
             }
         }
