@@ -17,9 +17,9 @@ public struct Timekeeper: Sendable {
     public typealias CancelWait = @Sendable () -> Void
 
     @usableFromInline
-    let now: @Sendable () -> UInt64
+    package let now: @Sendable () -> UInt64
     @usableFromInline
-    let schedule: @Sendable (_ nanoseconds: UInt64, _ job: @escaping @Sendable () -> Void) -> CancelWait
+    package let schedule: @Sendable (_ nanoseconds: UInt64, _ job: @escaping @Sendable () -> Void) -> CancelWait
 
     /// A timekeeper made of your own two functions, for example a test's manual time or an
     /// event loop's timers.

@@ -41,7 +41,7 @@ extension Signal {
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @inlinable
     public func debounce<C: Clock<Duration>>(for interval: Duration, clock: C = ContinuousClock()) -> Signal {
-        holdingBack(.debounce, for: DispatchTimeInterval(interval), timekeeper: .clock(clock))
+        holdingBack(.debounce, for: timerNanoseconds(interval), timekeeper: .clock(clock))
     }
 
     /// The values followed by a pause, measured by `timekeeper`: the form of
@@ -76,7 +76,7 @@ extension Signal {
     /// - Returns: A signal of the values that `interval` passed after.
     @inlinable
     public func debounce(for interval: DispatchTimeInterval, timekeeper: Timekeeper) -> Signal {
-        holdingBack(.debounce, for: interval, timekeeper: timekeeper)
+        holdingBack(.debounce, for: timerNanoseconds(interval), timekeeper: timekeeper)
     }
 
     // MARK: throttle
@@ -127,7 +127,7 @@ extension Signal {
     public func throttle<C: Clock<Duration>>(
         for interval: Duration, latest: Bool, clock: C = ContinuousClock()
     ) -> Signal {
-        holdingBack(.throttle(latest: latest), for: DispatchTimeInterval(interval), timekeeper: .clock(clock))
+        holdingBack(.throttle(latest: latest), for: timerNanoseconds(interval), timekeeper: .clock(clock))
     }
 
     /// At most one value per `interval`, measured by `timekeeper`: the form of
@@ -169,7 +169,7 @@ extension Signal {
     /// - Returns: A signal of at most one value per `interval`.
     @inlinable
     public func throttle(for interval: DispatchTimeInterval, latest: Bool, timekeeper: Timekeeper) -> Signal {
-        holdingBack(.throttle(latest: latest), for: interval, timekeeper: timekeeper)
+        holdingBack(.throttle(latest: latest), for: timerNanoseconds(interval), timekeeper: timekeeper)
     }
 
     // MARK: The one implementation
@@ -178,11 +178,11 @@ extension Signal {
     /// as `rule` says: the one implementation of both forms of both operators.
     @inlinable
     func holdingBack(
-        _ rule: TimeOperatorStateMachine<Value, Future<Void>>.Rule, for interval: DispatchTimeInterval,
+        _ rule: TimeOperatorStorage<Value>.Machine.Rule, for nanoseconds: UInt64,
         timekeeper: Timekeeper
     ) -> Signal {
         Signal { input in
-            let storage = TimeOperatorStorage(rule, interval: interval, timekeeper: timekeeper, input: input)
+            let storage = TimeOperatorStorage(rule, nanoseconds: nanoseconds, timekeeper: timekeeper, input: input)
             let observation = self.observe { event in storage.receive(event) }
             return {
                 observation.detach()
@@ -192,12 +192,16 @@ extension Signal {
     }
 }
 
+/// `interval`'s whole nanoseconds, for the inlinable forms (FutureBridge's conversion is
+/// `package`).
+@usableFromInline
+func timerNanoseconds(_ interval: DispatchTimeInterval) -> UInt64 {
+    interval.nanoseconds
+}
+
+/// `duration`'s whole nanoseconds, for the inlinable forms.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-extension DispatchTimeInterval {
-    /// The interval of `duration`'s whole nanoseconds (0 for a negative one), at most
-    /// `Int.max` nanoseconds.
-    @usableFromInline
-    init(_ duration: Duration) {
-        self = .nanoseconds(Int(clamping: duration.nanoseconds))
-    }
+@usableFromInline
+func timerNanoseconds(_ duration: Duration) -> UInt64 {
+    duration.nanoseconds
 }

@@ -11,7 +11,9 @@
 /// released after unlocking, never under the lock.
 ///
 /// ```text
-///  debounce  value              ──▶ held = value (release the old); start a new timer, cancel the one running
+///  debounce  value              ──▶ held = value (release the old), due at now + interval;
+///                                   start a timer if none runs (one running fires early)
+///            timer fired early  ──▶ start a timer for what is left until the held value is due
 ///            timer fired        ──▶ send held; no timer
 ///  throttle  value, no timer    ──▶ send it; start a timer (the window)
 ///            value, timer       ──▶ held = value, release the old (latest); held only if none is (first)
@@ -46,10 +48,10 @@ struct TimeOperatorStateMachine<Value: Sendable, Timer: Sendable>: Sendable {
         case release(Value)
         /// Send this value.
         case send(Value)
-        /// Start a timer that reports as `id`; cancel `cancelling` (the timer it replaces)
-        /// and release `releasing` (the value the new one replaced), if any.
-        case startTimer(id: Int, cancelling: Timer?, releasing: Value?)
-        /// Send this value, then start a timer that reports as `timerID`.
+        /// Start a timer of `nanoseconds` that reports as `id`; release `releasing` (the
+        /// value the new one replaced), if any.
+        case startTimer(id: Int, nanoseconds: UInt64, releasing: Value?)
+        /// Send this value, then start a timer of the interval that reports as `timerID`.
         case sendThenStartTimer(Value, timerID: Int)
         /// The operator ended: send `sendingFirst`, if any, then the event it ended with
         /// (none when it was stopped); cancel `cancelling` and release `releasing` (the
@@ -59,6 +61,12 @@ struct TimeOperatorStateMachine<Value: Sendable, Timer: Sendable>: Sendable {
 
     @usableFromInline
     let rule: Rule
+    /// How long a timer runs, in nanoseconds.
+    @usableFromInline
+    let interval: UInt64
+    /// With ``Rule/debounce``: when the held value is due (now + interval when it came).
+    @usableFromInline
+    var deadline: UInt64 = 0
     /// The value waiting for the timer.
     @usableFromInline
     var held: Value?
@@ -76,22 +84,25 @@ struct TimeOperatorStateMachine<Value: Sendable, Timer: Sendable>: Sendable {
     var hasEnded = false
 
     @inlinable
-    init(rule: Rule) {
+    init(rule: Rule, interval: UInt64) {
         self.rule = rule
+        self.interval = interval
     }
 
     // MARK: Values and timers
 
-    /// The source sent `value`.
+    /// The source sent `value` at `now` (nanoseconds on the timekeeper).
     @inlinable
-    mutating func valueArrived(_ value: Value) -> Action {
+    mutating func valueArrived(_ value: Value, now: UInt64) -> Action {
         guard !hasEnded else { return .nothing }
         switch rule {
         case .debounce:
             let replaced = held.take()
             held = value
-            let superseded = runningTimer
-            return .startTimer(id: startTimer(), cancelling: superseded, releasing: replaced)
+            let (due, overflow) = now.addingReportingOverflow(interval)
+            deadline = overflow ? .max : due
+            guard runningTimerID == nil else { return replaced.map { .release($0) } ?? .nothing }
+            return .startTimer(id: startTimer(), nanoseconds: interval, releasing: replaced)
         case .throttle(let latest):
             guard runningTimerID != nil else { return .sendThenStartTimer(value, timerID: startTimer()) }
             guard latest || held == nil else { return .nothing }  // the new value is the caller's to drop
@@ -102,7 +113,7 @@ struct TimeOperatorStateMachine<Value: Sendable, Timer: Sendable>: Sendable {
     }
 
     /// The timer given `id` by an action was started as `timer`; returns it if it no
-    /// longer counts (replaced, or the operator ended, before it started): cancel it.
+    /// longer counts (the operator ended before it started): cancel it.
     @inlinable
     mutating func timerStarted(_ timer: Timer, id: Int) -> Timer? {
         guard id == runningTimerID else { return timer }
@@ -110,13 +121,17 @@ struct TimeOperatorStateMachine<Value: Sendable, Timer: Sendable>: Sendable {
         return nil
     }
 
-    /// The timer given `id` fired. Ignored unless it is the timer that counts (one
-    /// replaced or cancelled may still fire); then no timer runs, and the held value, if
-    /// any, is sent (with a throttle, opening a new window).
+    /// The timer given `id` fired at `now`. Ignored unless it is the timer that counts (one
+    /// cancelled may still fire); then no timer runs, and the held value, if any, is sent
+    /// (with a throttle, opening a new window), unless it is not due yet (a debounce whose
+    /// value came after the timer started): then a timer starts for what is left.
     @inlinable
-    mutating func timerFired(_ id: Int) -> Action {
+    mutating func timerFired(_ id: Int, now: UInt64) -> Action {
         guard id == runningTimerID else { return .nothing }
         (runningTimerID, runningTimer) = (nil, nil)
+        if case .debounce = rule, held != nil, now < deadline {
+            return .startTimer(id: startTimer(), nanoseconds: deadline - now, releasing: nil)
+        }
         guard let value = held.take() else { return .nothing }
         guard case .throttle = rule else { return .send(value) }
         return .sendThenStartTimer(value, timerID: startTimer())

@@ -12,13 +12,15 @@ import FutureBridge
 /// timer and starting one (the timekeeper's `schedule`, which is user code) happen after
 /// unlocking.
 ///
-/// A timer is a `Future<Void>.after` on the timekeeper (the only public way to schedule
-/// on one): its success reports the timer's id to the state machine, and a cancel request
-/// cancels the timekeeper's job and releases it, and this storage with it.
+/// A timer is a job scheduled on the timekeeper, which reports its id and the time to
+/// the state machine; cancelling it releases the job, and this storage with it. A value
+/// costs a read of the timekeeper's time, the lock and a transition: a debounce timer
+/// runs from the first value of a burst and, when it fires early, starts once more for
+/// what is left.
 @usableFromInline
 final class TimeOperatorStorage<Value: Sendable>: Sendable {
     @usableFromInline
-    typealias Machine = TimeOperatorStateMachine<Value, Future<Void>>
+    typealias Machine = TimeOperatorStateMachine<Value, Timekeeper.CancelWait>
 
     /// The state machine, reached only under this lock.
     @usableFromInline
@@ -26,18 +28,18 @@ final class TimeOperatorStorage<Value: Sendable>: Sendable {
     /// The input of the operator's signal.
     @usableFromInline
     let input: SignalInput<Value>
-    /// How long a timer runs.
+    /// How long a timer that opens a throttle window runs, in nanoseconds.
     @usableFromInline
-    let interval: DispatchTimeInterval
+    let interval: UInt64
     /// What runs the timers.
     @usableFromInline
     let timekeeper: Timekeeper
 
     @inlinable
-    init(_ rule: Machine.Rule, interval: DispatchTimeInterval, timekeeper: Timekeeper, input: SignalInput<Value>) {
-        state = Locked(Machine(rule: rule))
+    init(_ rule: Machine.Rule, nanoseconds: UInt64, timekeeper: Timekeeper, input: SignalInput<Value>) {
+        state = Locked(Machine(rule: rule, interval: nanoseconds))
         self.input = input
-        self.interval = interval
+        interval = nanoseconds
         self.timekeeper = timekeeper
     }
 
@@ -45,7 +47,9 @@ final class TimeOperatorStorage<Value: Sendable>: Sendable {
     @inlinable
     func receive(_ event: Signal<Value>.Event) {
         switch event {
-        case .value(let value): run { $0.valueArrived(value) }
+        case .value(let value):
+            let now = timekeeper.now()
+            run { $0.valueArrived(value, now: now) }
         case .completed: run(endingWith: event) { $0.sourceCompleted() }
         case .failed, .interrupted: run(endingWith: event) { $0.sourceFailed() }
         }
@@ -76,13 +80,12 @@ final class TimeOperatorStorage<Value: Sendable>: Sendable {
             return action
         }
         switch action {
-        case .startTimer(let id, let superseded, _):
-            superseded?.requestCancellation()
-            startTimer(id)
+        case .startTimer(let id, let nanoseconds, _):
+            startTimer(id, after: nanoseconds)
         case .sendThenStartTimer(_, let id):
-            startTimer(id)
+            startTimer(id, after: interval)
         case .end(_, let running, _):
-            running?.requestCancellation()
+            running?()
         case .nothing, .release, .send:
             break
         }
@@ -91,9 +94,11 @@ final class TimeOperatorStorage<Value: Sendable>: Sendable {
     /// Starts the timer the state machine knows as `id`, and hands it over; cancels it at
     /// once if it no longer counts (replaced or ended meanwhile, on another thread).
     @inlinable
-    func startTimer(_ id: Int) {
-        let timer = Future<Void>.after(interval, timekeeper: timekeeper)
-        timer.onSuccess { [self] in run { $0.timerFired(id) } }
-        if let late = state.withLock({ $0.timerStarted(timer, id: id) }) { late.requestCancellation() }
+    func startTimer(_ id: Int, after nanoseconds: UInt64) {
+        let cancel = timekeeper.schedule(nanoseconds) { [self] in
+            let now = timekeeper.now()
+            run { $0.timerFired(id, now: now) }
+        }
+        if let late = state.withLock({ $0.timerStarted(cancel, id: id) }) { late() }
     }
 }
