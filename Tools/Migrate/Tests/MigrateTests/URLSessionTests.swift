@@ -44,6 +44,27 @@ struct URLSessionTests {
         #expect(await disconnects.next() == "/slow")
     }
 
+    @Test(
+        "Every URLSession form cancels its task: the server sees the client go",
+        arguments: ["request", "upload"])
+    func cancellationOfEachForm(_ form: String) async throws {
+        let server = try LoopbackServer(holding: ["/held"])
+        defer { server.stop() }
+        var request = URLRequest(url: server.url("/held"))
+        let task: Task<Void, any Error>
+        if form == "request" {
+            task = Task { [client] in _ = try await client.dataTask(with: request) }
+        } else {
+            request.httpMethod = "POST"
+            task = Task { [client, request] in _ = try await client.uploadTask(with: request, from: Data("body".utf8)) }
+        }
+        for await path in server.requests where path == "/held" { break }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        var disconnects = server.disconnects.makeAsyncIterator()
+        #expect(await disconnects.next() == "/held")
+    }
+
     @Test("A refused connection is URLSession's error")
     func refused() async throws {
         let server = try LoopbackServer()
