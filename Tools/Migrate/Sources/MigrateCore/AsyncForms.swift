@@ -105,6 +105,12 @@ struct AsyncFormPlanner {
                     return .skipped(
                         .notSendable, "`\(culprit)` is not Sendable; the \(shape.name) shape has no scoped form")
                 }
+                // A response that carries `Result<Any, E>` is a Swift 5 API: in Swift 6 its
+                // `result` cannot be read from the callback's (Sendable) closure.
+                if case .carriedResult = shape {
+                    return .skipped(
+                        .notSendable, "`\(culprit)` is not Sendable; the response cannot carry it in Swift 6")
+                }
                 scoped = true
             }
         }
