@@ -8,11 +8,12 @@ struct CallSites {
         var file: String
         var line: Int
         var labels: [String?]
-        /// Made inside an async function or closure.
-        var isAsync: Bool
+        /// The call; whether it is made from async code is worked out only when asked.
+        var node: FunctionCallExprSyntax
+
         /// `f().member`: the result is used through a member, which only the original's
         /// type has, so a new overload returning another type does not capture the call.
-        var isMemberBase: Bool
+        var isMemberBase: Bool { node.parent?.is(MemberAccessExprSyntax.self) ?? false }
     }
 
     private var calls: [String: [Call]] = [:]
@@ -24,10 +25,7 @@ struct CallSites {
             finder.walk(tree)
             for (name, node, labels) in finder.calls {
                 let line = converter.location(for: node.positionAfterSkippingLeadingTrivia).line
-                calls[name, default: []].append(
-                    Call(
-                        file: path, line: line, labels: labels, isAsync: Self.isInAsyncContext(node),
-                        isMemberBase: node.parent?.is(MemberAccessExprSyntax.self) ?? false))
+                calls[name, default: []].append(Call(file: path, line: line, labels: labels, node: node))
             }
         }
     }
@@ -35,7 +33,7 @@ struct CallSites {
     /// The first call of `name` with labels that `reaches` accepts, made from async code
     /// and not used through a member: an async overload would take it over.
     func callTakenOver(name: String, reaches: ([String?]) -> Bool) -> Call? {
-        calls[name]?.first { $0.isAsync && !$0.isMemberBase && reaches($0.labels) }
+        calls[name]?.first { !$0.isMemberBase && reaches($0.labels) && Self.isInAsyncContext($0.node) }
     }
 
     /// Whether `node` runs in an async context: the nearest enclosing function, accessor or
