@@ -55,6 +55,20 @@ extension AsyncFormPlanner {
 
     // MARK: Existing calls
 
+    /// Whether `call` calls the function of `site` (its trailing closure as the last
+    /// parameter, the handler), so that a form with all its labels would take it over.
+    static func reaches(_ site: FunctionSite, _ call: CallSites.Call) -> Bool {
+        var labels = call.labels
+        if call.hasTrailingClosure, !labels.isEmpty { labels[labels.count - 1] = site.labels.last ?? nil }
+        let original = SourceIndex.FunctionEntry(
+            labels: site.labels,
+            // The form's body (in the handler's place) has no default: a call must pass one.
+            defaulted: site.parameters.indices.map { $0 < site.parameters.count - 1 && site.parameters[$0].hasDefault },
+            isAsync: false, isStatic: site.isStatic,
+            parameterTypes: [], hasHandler: true, returnsStream: false, returnsValue: site.returnType != nil)
+        return accepts(original, labels: labels)
+    }
+
     /// Why a form named `name` with `labels` would change what existing code calls: a
     /// synchronous function (the original among them) that the same call reaches, which
     /// an async caller would now resolve to the async form; or a property of that name

@@ -97,23 +97,11 @@ struct AsyncFormPlanner {
 
         // Plain form (the value is returned) or scoped form (a body runs inside the
         // callback, with a value that cannot leave it).
+        // A value that is not `Sendable` either stays in the callback (a scoped form: a
+        // resource such as a database connection, valid only there) or is handed over to
+        // the caller (`sending`, through FutureBridge's `SendingPromise`).
         var scoped = false
-        let generics = Set(site.genericsInScope.keys)
-        for type in shape.valueTypes {
-            if case .notSendable(let culprit) = index.sendability(of: type, generics: generics) {
-                guard shape.scopedArgument != nil else {
-                    return .skipped(
-                        .notSendable, "`\(culprit)` is not Sendable; the \(shape.name) shape has no scoped form")
-                }
-                // A response that carries `Result<Any, E>` is a Swift 5 API: in Swift 6 its
-                // `result` cannot be read from the callback's (Sendable) closure.
-                if case .carriedResult = shape {
-                    return .skipped(
-                        .notSendable, "`\(culprit)` is not Sendable; the response cannot carry it in Swift 6")
-                }
-                scoped = true
-            }
-        }
+        var sendsValue = false
         switch shape {
         case .value, .none:
             if ClosureName.isWork(handlerNames)
@@ -124,23 +112,55 @@ struct AsyncFormPlanner {
         default:
             break
         }
+        let generics = Set(site.genericsInScope.keys)
+        for type in shape.valueTypes where !scoped {
+            guard case .notSendable(let culprit) = index.sendability(of: type, generics: generics) else { continue }
+            // A response that carries `Result<Any, E>` is a Swift 5 API: in Swift 6 its
+            // `result` cannot be read from the callback's (Sendable) closure.
+            if case .carriedResult = shape {
+                return .skipped(.notSendable, "`\(culprit)` is not Sendable; the response cannot carry it in Swift 6")
+            }
+            if ClosureName.isResource(culprit) || !shape.canSendValue {
+                guard shape.scopedArgument != nil else {
+                    return .skipped(
+                        .notSendable,
+                        "`\(culprit)` is not Sendable"
+                            + (ClosureName.isResource(culprit) ? " and may not leave the callback" : "")
+                            + "; the \(shape.name) shape has no scoped form")
+                }
+                scoped = true
+            } else {
+                sendsValue = true
+            }
+        }
 
         // A scoped form keeps every parameter (its body replaces the handler); a plain
         // form drops the handlers and the callback queues.
         // The API's own async form may drop the handler (and callback queue), or keep every
         // label (a scoped form this tool wrote before).
         let plainKept = keptParameters(site, removing: handlers)
-        let kept = scoped ? Array(parameters.indices) : plainKept
-        for labels in Set([plainKept, kept]).map({ $0.map { parameters[$0].label } }) {
+        var kept: [Int] { scoped ? Array(parameters.indices) : plainKept }
+        for labels in Set([plainKept, Array(parameters.indices)]).map({ $0.map { parameters[$0].label } }) {
             if let existing = existingCounterpart(site, labels: labels) { return .skipped(.hasAsyncSibling, existing) }
         }
         if !scoped, let clash = callClash(site, labels: kept.map { parameters[$0].label }) {
-            return .skipped(.wouldBreakCalls, clash)
+            // A value handed over as `sending` can stay in the callback instead: the scoped
+            // form keeps the original's labels.
+            guard sendsValue, shape.scopedArgument != nil else { return .skipped(.wouldBreakCalls, clash) }
+            scoped = true
+            sendsValue = false
+        }
+        // A scoped form has the original's labels: a call that passes a closure from async
+        // code would reach it instead of the original. The module's own calls are checked.
+        if scoped, let call = callSites.callTakenOver(name: site.name, reaches: { Self.reaches(site, $0) }) {
+            return .skipped(
+                .wouldBreakCalls,
+                "\(call.file):\(call.line) calls `\(site.selectorText)` with a closure from async code")
         }
         return .generated(
             scoped
                 ? scopedForm(site, shape: shape, handler: last, closure: lastClosure)
-                : plainForm(site, shape: shape, handlers: handlers, kept: kept))
+                : plainForm(site, shape: shape, handlers: handlers, kept: kept, sendsValue: sendsValue))
     }
 
     private func names(_ parameter: Parameter) -> [String] {
@@ -183,7 +203,11 @@ struct AsyncFormPlanner {
 
     // MARK: - Plain form
 
-    private func plainForm(_ site: FunctionSite, shape: HandlerShape, handlers: [Int], kept: [Int]) -> GeneratedMember {
+    /// `sendsValue`: the value is not `Sendable` and is handed to the caller as `sending`
+    /// (`withPromise` then hands its body a `SendingPromise`).
+    private func plainForm(
+        _ site: FunctionSite, shape: HandlerShape, handlers: [Int], kept: [Int], sendsValue: Bool
+    ) -> GeneratedMember {
         let promise = site.freshName("promise")
         var arguments: [String] = []
         var trailing: HandlerClosure?
@@ -236,13 +260,15 @@ struct AsyncFormPlanner {
             genericParameters: genericParameters(site),
             parameters: keptParameters.map(\.declaration),
             effects: "async throws",
-            returnType: shape.valueText,
-            whereRequirements: whereRequirements(site) + site.sendableRequirements(for: shape.valueTypes),
+            returnType: shape.valueText.map { sendsValue ? "sending " + $0 : $0 },
+            whereRequirements: whereRequirements(site)
+                + (sendsValue ? [] : site.sendableRequirements(for: shape.valueTypes)),
             body: body)
         let memberKey =
             site.name + "(" + keptParameters.map { ($0.label ?? "_") + ":" + text($0.type) }.joined(separator: ",")
             + ")"
         var note = shape.name
+        if sendsValue { note += ", sending (the value is not Sendable)" }
         if let handleNote { note += "; " + handleNote.report }
         return GeneratedMember(
             site: site, lines: declaration.lines(indent: site.memberIndent),

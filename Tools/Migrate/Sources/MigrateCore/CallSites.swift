@@ -7,7 +7,10 @@ struct CallSites {
     struct Call {
         var file: String
         var line: Int
+        /// The argument labels, a trailing closure's as nil.
         var labels: [String?]
+        /// Whether the last argument is an unlabeled trailing closure.
+        var hasTrailingClosure: Bool { node.trailingClosure != nil }
         /// The call; whether it is made from async code is worked out only when asked.
         var node: FunctionCallExprSyntax
 
@@ -30,10 +33,10 @@ struct CallSites {
         }
     }
 
-    /// The first call of `name` with labels that `reaches` accepts, made from async code
-    /// and not used through a member: an async overload would take it over.
-    func callTakenOver(name: String, reaches: ([String?]) -> Bool) -> Call? {
-        calls[name]?.first { !$0.isMemberBase && reaches($0.labels) && Self.isInAsyncContext($0.node) }
+    /// The first call of `name` that `reaches` accepts, made from async code and not used
+    /// through a member: an async overload would take it over.
+    func callTakenOver(name: String, reaches: (Call) -> Bool) -> Call? {
+        calls[name]?.first { !$0.isMemberBase && reaches($0) && Self.isInAsyncContext($0.node) }
     }
 
     /// Whether `node` runs in an async context: the nearest enclosing function, accessor or

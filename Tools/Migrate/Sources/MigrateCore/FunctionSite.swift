@@ -430,6 +430,14 @@ enum ClosureName {
         }
     }
 
+    /// `Database`, `Connection`, `DatabaseContext`, `Transaction`: a type whose values are
+    /// valid only inside the callback that receives them (a scoped form keeps them there).
+    static func isResource(_ typeName: String) -> Bool {
+        ["database", "connection", "context", "transaction", "statement", "cursor", "session"].contains {
+            words(typeName).contains($0)
+        }
+    }
+
     static func isCompletion(_ names: [String]) -> Bool {
         names.contains { words($0).contains(where: completionWords.contains) }
     }

@@ -30,7 +30,7 @@ extension AsyncFormPlanner {
         let original = SourceIndex.FunctionEntry(
             labels: labels, defaulted: site.parameters.map(\.hasDefault), isAsync: false, isStatic: site.isStatic,
             parameterTypes: [], hasHandler: false, returnsStream: false, returnsValue: true)
-        if let call = callSites.callTakenOver(name: site.name, reaches: { Self.accepts(original, labels: $0) }) {
+        if let call = callSites.callTakenOver(name: site.name, reaches: { Self.accepts(original, labels: $0.labels) }) {
             return .skipped(
                 .wouldBreakCalls,
                 "\(call.file):\(call.line) calls `\(site.selectorText)` from async code and keeps the future")

@@ -133,6 +133,15 @@ enum HandlerShape {
         }
     }
 
+    /// Whether a value that is not `Sendable` can come back as `sending`: FutureBridge's
+    /// `SendingPromise` has an adapter for the shape (all but the pair of optionals).
+    var canSendValue: Bool {
+        switch self {
+        case .optionalPair: false
+        default: true
+        }
+    }
+
     /// The value a scoped form hands to its body, for the shapes that have a scoped
     /// form: the success of a `Result`, the argument of `(T) -> Void`, nothing for
     /// `() -> Void`.

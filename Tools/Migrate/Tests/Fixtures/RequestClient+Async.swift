@@ -102,6 +102,19 @@ extension RequestClient {
             continuation.onTermination = { _ in handle.invalidate() }
         }
     }
+
+    /// Async form of `makeDraft(title:completion:)`.
+    ///
+    /// Makes a draft of `title`, on a queue of the client's.
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func makeDraft(title: String) async throws -> sending Draft {
+        try await withPromise(of: Draft.self) { promise in
+            makeDraft(title: title, completion: promise.resolve)
+        }
+    }
 }
 
 extension ConnectionMonitor {

@@ -228,6 +228,22 @@ public final class RequestClient: Sendable {
     public var observerCount: Int { observers.count }
 }
 
+/// A draft the client makes: a class that is not `Sendable`, handed over to the caller.
+public final class Draft {
+    public var text: String
+
+    init(text: String) {
+        self.text = text
+    }
+}
+
+extension RequestClient {
+    /// Makes a draft of `title`, on a queue of the client's.
+    public func makeDraft(title: String, completion: @escaping @Sendable (Result<Draft, RequestError>) -> Void) {
+        DispatchQueue.global().async { completion(.success(Draft(text: title))) }
+    }
+}
+
 /// A registered observer of the status feed.
 public final class StatusObservation: Sendable {
     private let remove: @Sendable () -> Void

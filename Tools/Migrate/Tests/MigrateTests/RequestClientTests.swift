@@ -145,6 +145,14 @@ struct RequestClientTests {
         await #expect(throws: (any Error).self) { try await Just.get(url) { $0.text ?? "" } }
     }
 
+    @Test("A value that is not Sendable comes back as `sending` to the main actor, which may change it")
+    @MainActor
+    func sendingValue() async throws {
+        let draft = try await client.makeDraft(title: "Hello")
+        draft.text += "!"
+        #expect(draft.text == "Hello!")
+    }
+
     @Test("Existing calls from async code still reach the synchronous functions")
     func existingCallsUnchanged() async throws {
         let server = try LoopbackServer(holding: ["/file"])

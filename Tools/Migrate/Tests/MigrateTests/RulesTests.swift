@@ -286,6 +286,44 @@ struct RulesTests {
                 "fetch(id: id, queue: .global(), completion: promise.resolve)",
             ])),
 
+        RuleCase(
+            name: "a value that is not Sendable, and not a resource, comes back as `sending`",
+            source: """
+                public final class Draft { public var text = "" }
+                public final class Editor: Sendable {
+                    public func makeDraft(completion: @escaping @Sendable (Result<Draft, any Error>) -> Void) {}
+                }
+                """,
+            function: "Editor.makeDraft(completion:)",
+            expectation: .generated([
+                "public nonisolated(nonsending) func makeDraft() async throws -> sending Draft {",
+                "try await withPromise(of: Draft.self) { promise in",
+            ])),
+        RuleCase(
+            name:
+                "a value that is not Sendable, with a default handler: scoped, since a plain form would take `f()` over",
+            source: """
+                public final class Draft { public var text = "" }
+                public final class Editor: Sendable {
+                    public func open(_ name: String, completion: ((Draft) -> Void)? = nil) {}
+                }
+                """,
+            function: "Editor.open(_:completion:)",
+            expectation: .generated(["completion: sending @escaping (Draft) throws -> Output"])),
+        RuleCase(
+            name: "a scoped form that the module's own async code would call with a closure",
+            source: """
+                public final class Database {}
+                public final class Pool: Sendable {
+                    public func read(_ value: @escaping @Sendable (Database) -> Void) {}
+                }
+                func caller(pool: Pool) async {
+                    pool.read { _ in }
+                }
+                """,
+            function: "Pool.read(_:)",
+            expectation: .skipped(.wouldBreakCalls, "API.swift:6 calls `read(_:)` with a closure from async code")),
+
         // MARK: Hooks
         RuleCase(
             name: "a requirement of a protocol the library calls",
@@ -395,17 +433,17 @@ struct RulesTests {
         #expect(text.contains("/// - Throws: The error the handler receives;"))
     }
 
-    @Test("A value named after an acronym type reads as Swift names it (`httpResult`, not `hTTPResult`)")
+    @Test("A value named after an acronym type reads as Swift names it (`httpConnection`, not `hTTPConnection`)")
     func acronyms() throws {
         let source = """
-            public final class HTTPResult {}
+            public final class HTTPConnection {}
             public final class HTTP: Sendable {
-                public func get(completion: @escaping @Sendable (HTTPResult) -> Void) {}
+                public func connect(completion: @escaping @Sendable (HTTPConnection) -> Void) {}
             }
             """
         let result = Migrator().migrate([SourceInput(path: "HTTP.swift", text: source)])
         let text = try #require(result.files.first?.text)
-        #expect(text.contains("{ httpResult in"), "\(text)")
+        #expect(text.contains("{ httpConnection in"), "\(text)")
     }
 
     @Test("The summary counts streams, forms with cancellation wired, and what could not be resolved")
