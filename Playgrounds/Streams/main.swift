@@ -1,7 +1,9 @@
 // Streams: `swift run Streams`.
 //
 // Real sources as signals (a timer, NotificationCenter, a pipe's FileHandle), each in a
-// few lines; mapFuture with each strategy; and a signal consumed with `for await`.
+// few lines; mapFuture with each strategy; a signal consumed with `for await`; and a
+// search box: removeDuplicates, debounce, mapFuture(.latest) and `for await` on the main
+// actor.
 import Dispatch
 import Foundation
 import FutureBridge
@@ -94,4 +96,60 @@ for n in 1...3 { numberInput.send(n) }
 try await thirdSeen.future.value
 consumer.cancel()
 try await stopped.future.value
+// MARK: - A search box
+step("A search box: removeDuplicates, debounce, mapFuture(.latest), for await on the main actor")
+
+/// A text field's callback API, as UI frameworks have them: one handler for every edit.
+@MainActor final class SearchField {
+    var onChange: ((String) -> Void)?
+    func type(_ text: String) { onChange?(text) }
+}
+
+/// An async search that takes 100 ms, and says when its task was cancelled.
+func search(_ query: String) async throws -> [String] {
+    do {
+        try await Task.sleep(nanoseconds: 100_000_000)
+    } catch {
+        print("  search for \"\(query)\": cancelled (superseded)")
+        throw error
+    }
+    return ["swift", "swiftui", "swim"].filter { $0.hasPrefix(query) }
+}
+
+let field = SearchField()
+// The field is main-actor state: the source starts and stops on the main actor.
+let typed = Signal<String>(on: .main) { input in
+    field.onChange = { input.send($0) }
+    return { field.onChange = nil }
+}
+let searchResults =
+    typed
+    .removeDuplicates()
+    .debounce(for: .milliseconds(20), timekeeper: .dispatch)
+    .mapFuture(.latest) { query in Future { try await search(query) } }
+    .values(buffering: .unbounded)
+
+/// What the screen shows: updated on the main actor, by `for await`.
+@MainActor final class SearchScreen {
+    private(set) var shown: [String] = []
+    func show(_ results: [String]) {
+        shown = results
+        print("  on the main actor:", results)
+    }
+}
+let screen = SearchScreen()
+let shownSwift = Promise<Void>()
+let display = Task { @MainActor in
+    for try await results in searchResults {
+        screen.show(results)
+        if results == ["swift", "swiftui"] { shownSwift.succeed() }
+    }
+}
+for text in ["s", "sw", "swi"] { field.type(text) }  // one search, once typing pauses
+try await Task.sleep(nanoseconds: 50_000_000)  // the pause: "swi" is searched...
+for text in ["swif", "swift", "swift"] { field.type(text) }  // ...and superseded before it answers
+try await shownSwift.future.value
+display.cancel()
+print("shown:", screen.shown)
+
 print("\nDone.")
