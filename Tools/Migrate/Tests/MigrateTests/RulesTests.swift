@@ -155,6 +155,23 @@ struct RulesTests {
                 "let handle = start(onError: { continuation.finish(throwing: $0) }) { value in",
             ])),
         RuleCase(
+            name: "a handler the body keeps among listeners is multi-shot, whatever the names say",
+            source: """
+                public final class Token: Sendable { public func cancel() {} }
+                public final class Sensor: @unchecked Sendable {
+                    var listeners: [@Sendable (Double) -> Void] = []
+                    public func read(_ handler: @escaping @Sendable (Double) -> Void) -> Token {
+                        listeners.append(handler)
+                        return Token()
+                    }
+                }
+                """,
+            function: "Sensor.read(_:)",
+            expectation: .generated([
+                "public func read() -> AsyncThrowingStream<Double, any Error> {",
+                "continuation.onTermination = { _ in handle.cancel() }",
+            ])),
+        RuleCase(
             name: "a multi-shot handler with nothing to stop it: skipped, never a one-shot form",
             source: """
                 public final class Feed: Sendable {
