@@ -112,8 +112,12 @@ struct TimekeeperTests {
         let queue = DispatchQueue(label: "timers")
         let key = DispatchSpecificKey<Bool>()
         queue.setSpecific(key: key, value: true)
+        // The queue is held until `map` is attached: otherwise a slow run (a sanitizer's)
+        // could complete the timer first, and `map` would run inline on this thread.
+        queue.suspend()
         let fired = Future<Void>.after(.milliseconds(1), timekeeper: .dispatch(on: queue))
             .map { DispatchQueue.getSpecific(key: key) == true }
+        queue.resume()
         #expect(try await fired.value)
         #expect(try await Future<Void>.after(.nanoseconds(0), timekeeper: .dispatch).value == ())
     }
