@@ -19,10 +19,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         // Test only: a real callback API to migrate and to compile the result against.
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
-        // Test only: real codebases whose sources the tests migrate, read from the checkouts
-        // (nothing of them is built): an HTTP client that ships async forms of its own, and
-        // swift-nio, which it depends on, whose modules use one another.
+        // Test only: real codebases whose sources the tests migrate, read from the checkouts:
+        // an HTTP client that ships async forms of its own, and swift-nio, whose modules use
+        // one another (pinned here, since the golden reports carry its line numbers; only its
+        // tiny NIOConcurrencyHelpers is built, so that the dependency is used).
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     ],
     targets: [
         .target(
@@ -69,6 +71,7 @@ let package = Package(
                 "MigrateCore", "Fixtures", "GRDBWrappers", "LoopbackServer",
                 .product(name: "FutureBridge", package: "FutureBridge"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
     ],
