@@ -235,6 +235,20 @@ extension MainActorAppTests {
         #expect(!other.isRunning)
     }
 
+    @Test func forAwaitOverASignalRunsOnTheMainActor() async throws {
+        let model = ProfileModel()
+        let (readings, input) = Signal<Int>.pipe()
+        let values = readings.values()
+        DispatchQueue.global().async {
+            for reading in 1...3 { input.send(reading) }
+            input.sendCompleted()
+        }
+        for try await reading in values {
+            model.log.append("reading \(reading) \(isOnMainQueue())")
+        }
+        #expect(model.log == ["reading 1 true", "reading 2 true", "reading 3 true"])
+    }
+
     @Test func aMainActorCancelFunctionRunsOnTheMainActor() async throws {
         let request = LegacyRequest()
         let future = request.future

@@ -78,6 +78,54 @@ struct SignalAsyncSequenceTests {
         #expect(isTerminated)  // nothing iterates the stream any more
     }
 
+    /// An `AsyncSequence` that counts how many times it is iterated.
+    struct CountedIterations<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable {
+        let base: Base
+        let iterations: Counter
+
+        func makeAsyncIterator() -> Base.AsyncIterator {
+            iterations.increment()
+            return base.makeAsyncIterator()
+        }
+    }
+
+    /// `Signal(sequence)` with one `values()` per consumer shares one iteration of the
+    /// sequence: started by the first consumer, every value to each consumer attached,
+    /// and cancelled when the last consumer leaves, not before.
+    @Test func consumersOfOneSignalShareOneIterationOfTheSequence() async throws {
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let iterationEnded = Promise<Void>()
+        continuation.onTermination = { _ in iterationEnded.succeed() }
+        let iterations = Counter()
+        let shared = Signal(CountedIterations(base: stream, iterations: iterations))
+        let first = shared.values()  // the first consumer starts the iteration
+        let second = shared.values()
+        let firstGotOne = Promise<Void>()
+        let secondGotThree = Promise<Void>()
+        let firstConsumer = Task {
+            for try await _ in first { firstGotOne.succeed() }
+        }
+        let secondConsumer = Task {
+            var taken: [Int] = []
+            for try await value in second {
+                taken.append(value)
+                if value == 3 { secondGotThree.succeed() }
+            }
+            return taken
+        }
+        continuation.yield(1)
+        _ = await firstGotOne.future.outcome
+        firstConsumer.cancel()  // one consumer leaves: the iteration goes on for the other
+        _ = try? await firstConsumer.value
+        for value in 2...3 { continuation.yield(value) }
+        _ = await secondGotThree.future.outcome
+        #expect(!iterationEnded.future.isCompleted)
+        secondConsumer.cancel()  // the last one leaves: the iterating task is cancelled
+        _ = await iterationEnded.future.outcome
+        #expect(try await secondConsumer.value == [1, 2, 3])
+        #expect(iterations.count == 1)
+    }
+
     @Test func multiShotCallbackAPIBecomesASignalInOneLine() async throws {
         let center = NotificationCenter()
         let name = Notification.Name("futurebridge.test")
