@@ -190,6 +190,57 @@ func bytes<T>(_ make: () -> T, finish: (T) -> Void) -> Timing {
             }
         ),
         (
+            "B8",
+            {  // 1,000,000 Ints sent into a stream by a producer and consumed with for await by
+                // another task: the producer ahead (a task sending as fast as it can), then in
+                // step (a task sending each value once the consumer has taken the one before)
+                typealias Case = @Sendable (Int, _ inStep: Bool) async -> Void
+                let cases: [(String, Case)] = [
+                    ("futurebridge", AsyncSequenceCases.b8Signal),
+                    ("asyncstream", AsyncSequenceCases.b8AsyncStream),
+                    ("asyncthrowingstream", AsyncSequenceCases.b8AsyncThrowingStream),
+                ]
+                // A value in step costs two thread wake-ups: a tenth of the values, as for
+                // AsyncChannel, whose producer is always in step.
+                for (unit, inStep, share) in [("ns/element", false, 1), ("ns/element(in step)", true, 10)] {
+                    for (library, run) in cases {
+                        await record(
+                            "B8", library, unit,
+                            await perElement { await run($0 / share, inStep) }.scaled(by: Double(share)))
+                    }
+                    await record(
+                        "B8", "asyncchannel", unit,
+                        await perElement { await AsyncSequenceCases.b8AsyncChannel($0 / 10) }.scaled(by: 10))
+                }
+            }
+        ),
+        (
+            "B9",
+            {  // a 1,000,000-element AsyncSequence through Signal(sequence) to one observer, in
+                // turns with iterating it directly (the ratio is what counts): a range made
+                // asynchronous (the cheapest sequence there is), and an AsyncStream that a
+                // producer task fills
+                let sequences:
+                    [(unit: String, signal: @Sendable () async -> Void, direct: @Sendable () async -> Void)] = [
+                        (
+                            "ns/element(range)", { await AsyncSequenceCases.b9Signal((0..<b6).async) },
+                            { await AsyncSequenceCases.b9Direct((0..<b6).async) }
+                        ),
+                        (
+                            "ns/element(AsyncStream)",
+                            { await AsyncSequenceCases.b9Signal(AsyncSequenceCases.fedStream(b6)) },
+                            { await AsyncSequenceCases.b9Direct(AsyncSequenceCases.fedStream(b6)) }
+                        ),
+                    ]
+                for (unit, signal, direct) in sequences {
+                    let (throughSignal, directly) = await Harness.perOperationInTurns(
+                        iterations: 1, { _ in await signal() }, { _ in await direct() })
+                    await record("B9", "futurebridge", unit, throughSignal.scaled(by: 1 / Double(b6)))
+                    await record("B9", "direct", unit, directly.scaled(by: 1 / Double(b6)))
+                }
+            }
+        ),
+        (
             "M1",
             {  // bytes per pending future with one handler, 1,000,000 kept alive
                 await record(
