@@ -63,6 +63,31 @@ enum FutureBridgeCases {
         blackHole(observation)
     }
 
+    /// B10: values through `debounce` whose timer never fires (a timekeeper that never
+    /// runs what it is given): what a value that resets the timer costs.
+    static func b10Debounce(_ n: Int) {
+        let (signal, input) = Signal<Int>.pipe()
+        let sum = Sum()
+        let observation = signal.debounce(for: .milliseconds(300), timekeeper: neverFiring)
+            .observeValues { sum.add($0) }
+        for value in 0..<n { input.send(value) }
+        blackHole(sum.total)
+        blackHole(observation)
+    }
+
+    /// B10's reference: the same values through `map`, the cheapest operator.
+    static func b10Map(_ n: Int) {
+        let (signal, input) = Signal<Int>.pipe()
+        let sum = Sum()
+        let observation = signal.map { $0 }.observeValues { sum.add($0) }
+        for value in 0..<n { input.send(value) }
+        blackHole(sum.total)
+        blackHole(observation)
+    }
+
+    /// A timekeeper whose time stands still and which never runs what it schedules.
+    static let neverFiring = Timekeeper(now: { 0 }, schedule: { _, _ in {} })
+
     static func m1PendingWithOneHandler() -> Promise<Int> {
         let promise = Promise<Int>()
         promise.future.onSuccess { blackHole($0) }

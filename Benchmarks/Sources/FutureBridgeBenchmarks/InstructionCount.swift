@@ -6,7 +6,7 @@
 /// instructions of one operation, with start-up and warm-up cancelled out.
 enum InstructionCount {
     /// Each benchmark's synchronous cases by library; `n` is operations (B1-B3),
-    /// inputs (B5) or elements (B6).
+    /// inputs (B5) or elements (B6, B10).
     static let cases: [(benchmark: String, library: String, run: @Sendable (Int) -> Void)] = [
         ("B1", "futurebridge", FutureBridgeCases.b1CreateResolveObserve),
         ("B1", "nio-embedded", { NIOCases.onEmbedded($0, NIOCases.b1) }),
@@ -21,6 +21,8 @@ enum InstructionCount {
         ("B5", "nio-embedded", { NIOCases.onEmbedded($0, NIOCases.b5) }),
         ("B6", "futurebridge", FutureBridgeCases.b6MapFilter),
         ("B6", "opencombine", OpenCombineCases.b6),
+        ("B10", "futurebridge", FutureBridgeCases.b10Debounce),
+        ("B10", "map", FutureBridgeCases.b10Map),
     ]
 
     /// `arguments` is `<benchmark> <library> <n>`, or `--list`. Returns the exit status.

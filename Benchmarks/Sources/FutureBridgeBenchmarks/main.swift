@@ -241,6 +241,15 @@ func bytes<T>(_ make: () -> T, finish: (T) -> Void) -> Timing {
             }
         ),
         (
+            "B10",
+            {  // 1,000,000 Ints through debounce with a timekeeper that never fires (each value
+                // resets the timer), next to the same values through map
+                let unit = "ns/element"
+                await record("B10", "futurebridge", unit, await perElement { FutureBridgeCases.b10Debounce($0) })
+                await record("B10", "map", unit, await perElement { FutureBridgeCases.b10Map($0) })
+            }
+        ),
+        (
             "M1",
             {  // bytes per pending future with one handler, 1,000,000 kept alive
                 await record(
