@@ -66,20 +66,20 @@ enum FutureBridgeCases {
     /// B10: values through `debounce` whose timer never fires (a timekeeper that never
     /// runs what it is given): what a value that resets the timer costs.
     static func b10Debounce(_ n: Int) {
-        let (signal, input) = Signal<Int>.pipe()
-        let sum = Sum()
-        let observation = signal.debounce(for: .milliseconds(300), timekeeper: neverFiring)
-            .observeValues { sum.add($0) }
-        for value in 0..<n { input.send(value) }
-        blackHole(sum.total)
-        blackHole(observation)
+        b10(n) { $0.debounce(for: .milliseconds(300), timekeeper: neverFiring) }
     }
 
     /// B10's reference: the same values through `map`, the cheapest operator.
     static func b10Map(_ n: Int) {
+        b10(n) { $0.map { $0 } }
+    }
+
+    /// `n` values through one operator to one observer.
+    @inline(__always)
+    private static func b10(_ n: Int, _ apply: (Signal<Int>) -> Signal<Int>) {
         let (signal, input) = Signal<Int>.pipe()
         let sum = Sum()
-        let observation = signal.map { $0 }.observeValues { sum.add($0) }
+        let observation = apply(signal).observeValues { sum.add($0) }
         for value in 0..<n { input.send(value) }
         blackHole(sum.total)
         blackHole(observation)

@@ -51,6 +51,14 @@ struct SearchBoxTests {
         }
     }
 
+    /// The search box: one search per pause in typing, the newest only.
+    static func results(of text: Signal<String>, clock: ManualClock, service: SearchService) -> Signal<[String]> {
+        text
+            .removeDuplicates()
+            .debounce(for: .milliseconds(300), timekeeper: clock.timekeeper)
+            .mapFuture(.latest) { query in Future { try await service.search(query) } }
+    }
+
     @Test("Typing, pausing, superseding: one search per pause, the superseded one cancelled, results in order")
     func searchAsYouType() async throws {
         let clock = ManualClock()
@@ -60,12 +68,8 @@ struct SearchBoxTests {
             field.onChange = { input.send($0) }
             return { field.onChange = nil }
         }
-        let results =
-            text
-            .removeDuplicates()
-            .debounce(for: .milliseconds(300), timekeeper: clock.timekeeper)
-            .mapFuture(.latest) { query in Future { try await service.search(query) } }
-        var iterator = results.values(buffering: .unbounded).makeAsyncIterator()
+        var iterator = Self.results(of: text, clock: clock, service: service).values(buffering: .unbounded)
+            .makeAsyncIterator()
         var requests = service.requests.makeAsyncIterator()
         var cancelled = service.cancelled.makeAsyncIterator()
 
@@ -93,12 +97,8 @@ struct SearchBoxTests {
         let clock = ManualClock()
         let service = SearchService()
         let (text, input) = Signal<String>.pipe()
-        let results =
-            text
-            .removeDuplicates()
-            .debounce(for: .milliseconds(300), timekeeper: clock.timekeeper)
-            .mapFuture(.latest) { query in Future { try await service.search(query) } }
-        var iterator = results.values(buffering: .unbounded).makeAsyncIterator()
+        var iterator = Self.results(of: text, clock: clock, service: service).values(buffering: .unbounded)
+            .makeAsyncIterator()
         var requests = service.requests.makeAsyncIterator()
 
         input.send("swift")
