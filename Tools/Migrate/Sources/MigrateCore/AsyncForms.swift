@@ -134,16 +134,14 @@ struct AsyncFormPlanner {
             }
         }
 
-        // A scoped form keeps every parameter (its body replaces the handler); a plain
-        // form drops the handlers and the callback queues.
-        // The API's own async form may drop the handler (and callback queue), or keep every
-        // label (a scoped form this tool wrote before).
+        // A plain form drops the handlers and the callback queues; a scoped form keeps every
+        // parameter (its body replaces the handler). The API's own async form may have
+        // either set of labels (the second: a scoped form this tool wrote before).
         let plainKept = keptParameters(site, removing: handlers)
-        var kept: [Int] { scoped ? Array(parameters.indices) : plainKept }
         for labels in Set([plainKept, Array(parameters.indices)]).map({ $0.map { parameters[$0].label } }) {
             if let existing = existingCounterpart(site, labels: labels) { return .skipped(.hasAsyncSibling, existing) }
         }
-        if !scoped, let clash = callClash(site, labels: kept.map { parameters[$0].label }) {
+        if !scoped, let clash = callClash(site, labels: plainKept.map { parameters[$0].label }) {
             // A value handed over as `sending` can stay in the callback instead: the scoped
             // form keeps the original's labels.
             guard sendsValue, shape.scopedArgument != nil else { return .skipped(.wouldBreakCalls, clash) }
@@ -160,7 +158,7 @@ struct AsyncFormPlanner {
         return .generated(
             scoped
                 ? scopedForm(site, shape: shape, handler: last, closure: lastClosure)
-                : plainForm(site, shape: shape, handlers: handlers, kept: kept, sendsValue: sendsValue))
+                : plainForm(site, shape: shape, handlers: handlers, kept: plainKept, sendsValue: sendsValue))
     }
 
     private func names(_ parameter: Parameter) -> [String] {
