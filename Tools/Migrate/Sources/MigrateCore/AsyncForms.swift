@@ -500,6 +500,18 @@ struct AsyncFormPlanner {
         func discarded(_ comment: String) -> [String] {
             ["// " + comment] + rendered("_ = ")
         }
+        /// The call with its result discarded, and notes that say why it does not cancel.
+        func notCancelled(comment: String, why: String, report: String, unresolved: String? = nil)
+            -> ([String], HandleNote?, Bool)
+        {
+            (
+                discarded("Not cancelled: " + comment),
+                HandleNote(
+                    documentation: "Cancelling the awaiting task ends the wait but does not stop the operation" + why,
+                    report: report + ": not cancelled", cancels: false, unresolved: unresolved),
+                false
+            )
+        }
         switch stop {
         case .success(let stopper) where stopper.onSelf:
             var lines = rendered(site.returnType != nil ? "_ = " : "")
@@ -556,33 +568,19 @@ struct AsyncFormPlanner {
                 false
             )
         case .failure(.notSendable(let name, let method)):
-            return (
-                discarded("Not cancelled: `\(name)` has \(method.name)() but is not Sendable."),
-                HandleNote(
-                    documentation:
-                        "Cancelling the awaiting task ends the wait but does not stop the operation: the `\(name)` that \(returned) is not `Sendable`.",
-                    report: "`\(name)` not Sendable: not cancelled", cancels: false),
-                false
-            )
+            return notCancelled(
+                comment: "`\(name)` has \(method.name)() but is not Sendable.",
+                why: ": the `\(name)` that \(returned) is not `Sendable`.", report: "`\(name)` not Sendable")
         case .failure(.unknown(let name)):
-            return (
-                discarded("Not cancelled: `\(name)` is not known to have cancel()."),
-                HandleNote(
-                    documentation:
-                        "Cancelling the awaiting task ends the wait but does not stop the operation (the `\(name)` that \(returned) is not known to be a cancel handle).",
-                    report: "returns `\(name)`, not known to have cancel(): not cancelled", cancels: false,
-                    unresolved: name),
-                false
-            )
+            return notCancelled(
+                comment: "`\(name)` is not known to have cancel().",
+                why: " (the `\(name)` that \(returned) is not known to be a cancel handle).",
+                report: "returns `\(name)`, not known to have cancel()", unresolved: name)
         case .failure(.noCancel(let name)):
-            return (
-                discarded("Not cancelled: `\(name)` has no cancel(), invalidate() or stop()."),
-                HandleNote(
-                    documentation:
-                        "Cancelling the awaiting task ends the wait but does not stop the operation: the `\(name)` that \(returned) has no `cancel()`.",
-                    report: "returns `\(name)`, which has no cancel(): not cancelled", cancels: false),
-                false
-            )
+            return notCancelled(
+                comment: "`\(name)` has no cancel(), invalidate() or stop().",
+                why: ": the `\(name)` that \(returned) has no `cancel()`.",
+                report: "returns `\(name)`, which has no cancel()")
         case .failure(.value(let spelled)):
             return (discarded("`\(spelled)` is not a cancel handle."), nil, false)
         }
