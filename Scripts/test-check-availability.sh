@@ -37,7 +37,13 @@ let package = Package(
     name: "FutureBridge",
     platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
     products: [.library(name: "FutureBridge", targets: ["FutureBridge"])],
-    targets: [.target(name: "FutureBridge")]
+    targets: [
+        .target(
+            name: "FutureBridge",
+            swiftSettings: [
+                .enableExperimentalFeature("AvailabilityMacro=ClockAPI:macOS 13, iOS 16, tvOS 16, watchOS 9")
+            ])
+    ]
 )
 EOF
 cat >"$synthetic/Sources/FutureBridge/Base.swift" <<'EOF'
@@ -172,7 +178,35 @@ func later() {
 }
 EOF
 
+run_case flag "@available(ClockAPI, *) too old for the API (the macro says macOS 13, Atomic needs 15)" "'Atomic'" <<'EOF'
+import Synchronization
+
+@available(ClockAPI, *)
+final class Counter: Sendable {
+    let value = Atomic<Int>(0)
+}
+EOF
+
 # Guarded or harmless forms: each must pass.
+
+run_case pass "@available(ClockAPI, *), the macro Package.swift declares" "" <<'EOF'
+@available(ClockAPI, *)
+func pause(on clock: ContinuousClock) async throws {
+    try await Task.sleep(for: .seconds(1))
+    _ = clock.now.advanced(by: Duration.seconds(1))
+}
+EOF
+
+run_case pass "if #available(ClockAPI, *) { ... }" "" <<'EOF'
+func pause() async throws {
+    if #available(ClockAPI, *) {
+        _ = ContinuousClock().now
+        try await Task.sleep(for: .seconds(1))
+    } else {
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+    }
+}
+EOF
 
 run_case pass "@available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) on the enclosing class" "" <<'EOF'
 import Synchronization

@@ -1,4 +1,5 @@
 import FutureBridge
+import FutureBridgeInternals
 
 /// Runs `body` and returns the `Diagnostic` reports raised inside it, and
 /// only those: misuse reported while `body` runs, by code running where this scope is

@@ -1,5 +1,6 @@
 import Dispatch
 import FutureBridge
+import FutureBridgeInternals
 
 /// Time that moves only when the test says so, so that timers, delays, timeouts,
 /// retries and cache lifetimes are tested without sleeping.
@@ -326,7 +327,7 @@ public final class ManualClock: Sendable {
     }
 }
 
-@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+@available(ClockAPI, *)
 extension ManualClock.Instant: InstantProtocol {
     /// This instant moved by `duration` (earlier for a negative one), saturating at 0 and
     /// at the largest instant.
@@ -346,7 +347,7 @@ extension ManualClock.Instant: InstantProtocol {
     }
 }
 
-@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+@available(ClockAPI, *)
 extension ManualClock: Clock {
     /// Zero: the clock wakes sleepers exactly at their deadlines.
     public var minimumResolution: Duration { .zero }

@@ -1,4 +1,5 @@
 import FutureBridge
+import FutureBridgeInternals
 
 /// An executor that runs nothing until the test says so, so that the test decides
 /// exactly when handlers, transforms and hops run, and in what order.

@@ -126,7 +126,7 @@ struct ManualClockTests {
         #expect(ran.count == 0)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func sleepersWakeOnlyOnceTimeReachesTheirDeadlines() async throws {
         let clock = ManualClock()
         let early = Task { try await clock.sleep(for: .seconds(1)) }
@@ -141,7 +141,7 @@ struct ManualClockTests {
         #expect(clock.sleeperCount == 0)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func aCancelledSleeperLeavesAtOnceWithoutTimeMoving() async {
         let clock = ManualClock()
         let sleeper = Task { try await clock.sleep(for: .seconds(60)) }
@@ -152,7 +152,7 @@ struct ManualClockTests {
         #expect(clock.now.nanoseconds == 0)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func aTaskCancelledBeforeItSleepsThrowsWithoutWaiting() async {
         let clock = ManualClock()
         let sleeper = Task {
@@ -163,7 +163,7 @@ struct ManualClockTests {
         #expect(clock.sleeperCount == 0)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func aDeadlineAlreadyReachedReturnsAtOnce() async throws {
         let clock = ManualClock()
         clock.advance(by: .seconds(5))
@@ -171,7 +171,7 @@ struct ManualClockTests {
         #expect(clock.sleeperCount == 0)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func instantsMeasureDurationsBothWaysAndSaturate() {
         let start = ManualClock.Instant(nanoseconds: 1_000)
         #expect(start.advanced(by: .nanoseconds(-5_000)).nanoseconds == 0)

@@ -42,7 +42,7 @@ struct ManualTimeFormsTests {
         never.fail(TestError())
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func clockFormsWaitForTheManualClock() async throws {
         let clock = ManualClock()
         let timer = Future<Void>.after(.seconds(1), clock: clock)
@@ -57,7 +57,7 @@ struct ManualTimeFormsTests {
         never.fail(TestError())
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func retryWithTheClockWaitsForEachAdvance() async throws {
         let clock = ManualClock()
         let attempts = Counter()
@@ -72,7 +72,7 @@ struct ManualTimeFormsTests {
         #expect(attempts.count == 2)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func cacheLifetimeOnTheClock() {
         let clock = ManualClock()
         let cache = FutureCache<String, Int>(expiresAfter: .seconds(1), clock: clock)

@@ -1,5 +1,6 @@
 import Foundation
 import FutureBridge
+import FutureBridgeInternals
 
 /// Iteration counts for stress tests: the full count normally; divided by
 /// `FUTUREBRIDGE_STRESS_DIVISOR` when it is set (`.ci/run` sets it for the sanitizer
@@ -79,3 +80,16 @@ public func runOnThread(stackSize: Int, _ body: @escaping @Sendable () -> Void) 
 
 /// The stack of Apple's secondary threads.
 public let secondaryThreadStackSize = 512 * 1_024
+
+/// The names of `object`'s stored properties in declaration order, its root class's
+/// first: tests check that a lock or atomic word is the first (what
+/// `firstStoredProperty(of:)` requires).
+public func storedPropertyLabels(of object: AnyObject) -> [String] {
+    var mirrors: [Mirror] = []
+    var mirror: Mirror? = Mirror(reflecting: object)
+    while let current = mirror {
+        mirrors.append(current)
+        mirror = current.superclassMirror
+    }
+    return mirrors.reversed().flatMap { $0.children.compactMap(\.label) }
+}

@@ -4,6 +4,7 @@
 import Dispatch
 import Foundation
 import FutureBridge
+import FutureBridgeInternals
 
 #if canImport(Glibc)
     import Glibc

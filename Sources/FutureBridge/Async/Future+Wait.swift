@@ -19,7 +19,7 @@ extension Future {
     /// - Throws: The future's error, `CancellationError` if it was cancelled, or
     ///   ``TimeoutError`` if `timeout` passed first.
     @available(*, noasync, message: "blocks a thread; use 'try await future.value' in async code")
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     public func wait(timeout: Duration) throws -> Value {
         let nanoseconds = timeout.nanoseconds
         return try wait(until: .now() + DispatchTimeInterval(nanoseconds: nanoseconds), reporting: nanoseconds)

@@ -1,3 +1,5 @@
+import FutureBridgeInternals
+
 extension Future {
     /// Requests cancellation as a consumer that holds no interest of its own.
     ///

@@ -1,4 +1,5 @@
 import Dispatch
+import FutureBridgeInternals
 
 /// A keyed cache of futures that shares in-flight work (FutureKit's `findOrFetch`).
 ///
@@ -39,7 +40,7 @@ public final class FutureCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// - Parameters:
     ///   - lifetime: How long a value stays cached after it arrived; forever when `nil`.
     ///   - clock: The clock that measures the lifetime; `ContinuousClock()` by default.
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     public convenience init<C: Clock<Duration>>(expiresAfter lifetime: Duration?, clock: C = ContinuousClock()) {
         self.init(lifetime: lifetime?.nanoseconds, timekeeper: .clock(clock))
     }

@@ -1,3 +1,5 @@
+import FutureBridgeInternals
+
 /// Runs future-returning work at most `maxConcurrent` at a time, starting queued work in
 /// submission order (FutureKit's `OperationQueue.add`). Thread-safe: submit from any
 /// thread.

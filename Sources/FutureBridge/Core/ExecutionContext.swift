@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import FutureBridgeInternals
 
 /// Where a closure given to FutureBridge runs.
 ///

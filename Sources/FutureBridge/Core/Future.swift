@@ -1,3 +1,5 @@
+import FutureBridgeInternals
+
 /// The read side of a one-shot asynchronous value: a success, a failure, or a
 /// cancellation, delivered exactly once to every consumer.
 ///

@@ -45,13 +45,6 @@ public struct MainActorContext: Sendable, Equatable {
         runsImmediately ? .mainImmediate : .main
     }
 
-    /// Runs `body` on the main actor: at once on the main thread, otherwise queued on the
-    /// main queue.
-    @inlinable
-    package static func runOnMainActor(_ body: @escaping @MainActor () -> Void) {
-        ExecutionContext.mainImmediate.execute { MainActor.assumeIsolated { body() } }
-    }
-
     /// `body` as a closure that any thread may hold and the main thread calls.
     ///
     /// Only ever called on the main thread (by ``executionContext``), where

@@ -1,5 +1,6 @@
 import Dispatch
 import FutureBridgeAtomics
+import FutureBridgeInternals
 
 /// The write side of a ``Future``: the producer completes it, exactly once.
 ///
@@ -73,7 +74,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// not the promise (``FutureStorage/abandonPromise()``, run from `deinit`).
     @inlinable @inline(__always)
     static func promiseWord(of storage: FutureStorage<Value>) -> UnsafeMutablePointer<UInt32> {
-        storage.box.lockWordField(at: MemoryLayout<PlatformLock.Word>.size)
+        storage.box.holderBitsAddress
     }
 
     @inlinable @inline(__always)

@@ -1,3 +1,5 @@
+import FutureBridgeInternals
+
 /// The promise that ``withPromise(of:isolation:fileID:line:_:)-(_,_,_,_,(SendingPromise<Value>)->Void)``
 /// hands to its body when the value is not `Sendable`: one producer completes it, and
 /// its value goes to exactly one consumer, the awaiting caller.

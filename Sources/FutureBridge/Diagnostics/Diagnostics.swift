@@ -1,3 +1,5 @@
+import FutureBridgeInternals
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

@@ -55,13 +55,13 @@ public struct TimeoutError: Error, Sendable, Equatable, CustomStringConvertible 
     /// Creates the error for a wait of `timeout`.
     ///
     /// - Parameter timeout: How long the wait lasted.
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     public init(timeout: Duration) {
         self.init(nanoseconds: timeout.nanoseconds)
     }
 
     /// How long the caller waited.
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     public var timeout: Duration { Duration(nanoseconds: nanoseconds) }
 
     /// How long the caller waited, as a Dispatch interval.

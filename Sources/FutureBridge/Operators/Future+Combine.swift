@@ -1,3 +1,5 @@
+import FutureBridgeInternals
+
 /// Combining several futures into one.
 ///
 /// Every combined future holds an interest in each of its inputs, so a cancel request

@@ -21,7 +21,7 @@ extension Future where Value == Void {
     ///   - delay: How long to wait.
     ///   - clock: The clock to measure with; `ContinuousClock()` by default.
     /// - Returns: A future that succeeds after `delay`.
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     public static func after<C: Clock<Duration>>(_ delay: Duration, clock: C = ContinuousClock()) -> Future {
         after(nanoseconds: delay.nanoseconds, timekeeper: .clock(clock))
     }
@@ -68,7 +68,7 @@ extension Future {
     ///   - delay: How long to hold the value back.
     ///   - clock: The clock to measure with; `ContinuousClock()` by default.
     /// - Returns: The delayed future.
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     public func delay<C: Clock<Duration>>(_ delay: Duration, clock: C = ContinuousClock()) -> Future {
         self.delay(nanoseconds: delay.nanoseconds, timekeeper: .clock(clock))
     }
@@ -104,7 +104,7 @@ extension Future {
     ///   - duration: How long to wait at most.
     ///   - clock: The clock to measure with; `ContinuousClock()` by default.
     /// - Returns: A future with this future's outcome or a ``TimeoutError``.
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     public func timeout<C: Clock<Duration>>(after duration: Duration, clock: C = ContinuousClock()) -> Future {
         timeout(nanoseconds: duration.nanoseconds, timekeeper: .clock(clock))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import FutureBridgeInternals
 
 /// How long ``retry(attempts:delay:clock:if:on:_:)`` and
 /// ``retry(attempts:delay:timekeeper:if:on:_:)-(_,_,_,_,ExecutionContext,_)`` wait before each new attempt.
@@ -15,7 +16,7 @@ public struct RetryDelay: Sendable {
     /// Waits `delay` before every retry.
     ///
     /// - Parameter delay: The wait.
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     public static func constant(_ delay: Duration) -> RetryDelay {
         constant(nanoseconds: delay.nanoseconds)
     }
@@ -38,7 +39,7 @@ public struct RetryDelay: Sendable {
     ///   - initial: The wait before the first retry.
     ///   - multiplier: The factor between consecutive waits; 2 by default.
     ///   - maximum: The longest wait.
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     public static func exponential(
         initial: Duration, multiplier: Double = 2, maximum: Duration = .seconds(60)
     ) -> RetryDelay {
@@ -73,7 +74,7 @@ public struct RetryDelay: Sendable {
     /// Waits what `delay` returns for each retry number (1 for the second attempt).
     ///
     /// - Parameter delay: The wait before a retry; runs where the failed attempt ended.
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     public static func custom(_ delay: @escaping @Sendable (_ retry: Int) -> Duration) -> RetryDelay {
         RetryDelay { retry in delay(retry).nanoseconds }
     }
@@ -117,7 +118,7 @@ public struct RetryDelay: Sendable {
 ///   - context: Where `operation` runs; ``ExecutionContext/inline`` by default.
 ///   - operation: Starts one attempt.
 /// - Returns: A future of the first successful attempt's value.
-@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+@available(ClockAPI, *)
 public func retry<Value: Sendable, C: Clock<Duration>>(
     attempts: Int,
     delay: RetryDelay = .none,

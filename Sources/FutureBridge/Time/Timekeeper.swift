@@ -1,4 +1,5 @@
 import Dispatch
+import FutureBridgeInternals
 
 /// What FutureBridge's time functions measure and wait with: a monotonic "now" and a way
 /// to run a job once a delay has passed.
@@ -67,7 +68,7 @@ public struct Timekeeper: Sendable {
     /// cancelling a wait cancels that task.
     ///
     /// - Parameter clock: The clock, for example `ContinuousClock()`.
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     public static func clock<C: Clock<Duration>>(_ clock: C) -> Timekeeper {
         let start = clock.now
         return Timekeeper(
@@ -86,7 +87,7 @@ public struct Timekeeper: Sendable {
     }
 }
 
-@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+@available(ClockAPI, *)
 extension Duration {
     /// Whole nanoseconds, 0 for a negative duration, `UInt64.max` past what fits.
     package var nanoseconds: UInt64 {

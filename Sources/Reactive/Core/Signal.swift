@@ -1,4 +1,5 @@
 import FutureBridge
+import FutureBridgeInternals
 
 /// A hot, multicast stream of values, ended by at most one terminal event.
 ///

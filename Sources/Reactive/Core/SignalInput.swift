@@ -1,4 +1,5 @@
 import FutureBridge
+import FutureBridgeInternals
 
 /// The sending side of a ``Signal``: `Sendable`, usable from any thread.
 ///

@@ -1,4 +1,5 @@
 import FutureBridge
+import FutureBridgeInternals
 
 /// An observer attached with ``Signal/observe(on:_:)-(ExecutionContext,_)``: its handle detaches it.
 ///

@@ -1,4 +1,5 @@
 import FutureBridge
+import FutureBridgeInternals
 
 /// Observing on the main actor: with `on: .main` (or `.mainImmediate`) the handler is a
 /// `@MainActor` closure, which may use main-actor state. It receives the events one at a
@@ -36,9 +37,9 @@ extension Signal {
     ) {
         self.init(
             source: .idle({ input, started in
-                MainActorContext.runOnMainActor {
+                MainQueue.runOnMainActor {
                     let stop = start(input)
-                    started { MainActorContext.runOnMainActor(stop) }
+                    started { MainQueue.runOnMainActor(stop) }
                 }
             }))
     }

@@ -1,4 +1,5 @@
 import FutureBridge
+import FutureBridgeInternals
 
 /// Operators that combine several signals into one.
 extension Signal {

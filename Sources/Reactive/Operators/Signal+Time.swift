@@ -38,7 +38,7 @@ extension Signal {
     ///   - interval: How long a value waits for a successor before it is sent.
     ///   - clock: The clock to measure with; `ContinuousClock()` by default.
     /// - Returns: A signal of the values that `interval` passed after.
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @inlinable
     public func debounce<C: Clock<Duration>>(for interval: Duration, clock: C = ContinuousClock()) -> Signal {
         holdingBack(.debounce, for: timerNanoseconds(interval), timekeeper: .clock(clock))
@@ -122,7 +122,7 @@ extension Signal {
     ///     during it (`true`) or the first (`false`).
     ///   - clock: The clock to measure with; `ContinuousClock()` by default.
     /// - Returns: A signal of at most one value per `interval`.
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @inlinable
     public func throttle<C: Clock<Duration>>(
         for interval: Duration, latest: Bool, clock: C = ContinuousClock()
@@ -200,7 +200,7 @@ func timerNanoseconds(_ interval: DispatchTimeInterval) -> UInt64 {
 }
 
 /// `duration`'s whole nanoseconds, for the inlinable forms.
-@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+@available(ClockAPI, *)
 @usableFromInline
 func timerNanoseconds(_ duration: Duration) -> UInt64 {
     duration.nanoseconds

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import FutureBridgeInternals
 import FutureBridgeTesting
 import TestSupport
 import Testing

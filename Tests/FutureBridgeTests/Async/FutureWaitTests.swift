@@ -1,30 +1,31 @@
 import Dispatch
+import FutureBridgeInternals
 import TestSupport
 import Testing
 
 @testable import FutureBridge
 
 @Suite struct FutureWaitTests {
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func waitReturnsTheValueCompletedByAnotherThread() throws {
         let promise = Promise<Int>()
         DispatchQueue.global().async { promise.succeed(8) }
         #expect(try promise.future.wait(timeout: .seconds(60)) == 8)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func waitThrowsTheError() {
         let promise = Promise<Int>()
         DispatchQueue.global().async { promise.fail(TestError(code: 2)) }
         #expect(throws: TestError(code: 2)) { try promise.future.wait(timeout: .seconds(60)) }
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func waitThrowsCancellationErrorForACancelledFuture() {
         #expect(throws: CancellationError.self) { try Future<Int>.cancelled.wait(timeout: .zero) }
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func waitTimesOutAndLeavesTheFuturePending() {
         let promise = Promise<Int>()
         #expect(throws: TimeoutError(timeout: .milliseconds(1))) {
@@ -35,7 +36,7 @@ import Testing
         #expect(promise.future.peek()?.value == 1)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func waitInsideAHandlerRunsTheWorkQueuedBehindIt() throws {
         let first = Promise<Int>()
         let second = Promise<Int>()

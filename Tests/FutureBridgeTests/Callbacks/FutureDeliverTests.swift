@@ -156,7 +156,7 @@ import Testing
         #expect(answer == "user 7")
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func legacyCancellationCancelsTheAsyncWork() async {
         let started = Promise<Void>()
         let future = Future { () async throws -> Int in

@@ -1,4 +1,5 @@
 import Foundation
+import FutureBridgeInternals
 import FutureBridgeTesting
 import TestSupport
 import Testing

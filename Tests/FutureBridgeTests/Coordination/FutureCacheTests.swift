@@ -1,4 +1,5 @@
 import Dispatch
+import FutureBridgeInternals
 import FutureBridgeTesting
 import TestSupport
 import Testing
@@ -23,7 +24,7 @@ import Testing
         #expect(requests.withLock { $0 }.allSatisfy { $0.peek()?.value == 7 })
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func successIsCachedUntilItExpires() async {
         let clock = ManualClock()
         let cache = FutureCache<Int, Int>(expiresAfter: .seconds(10), clock: clock)

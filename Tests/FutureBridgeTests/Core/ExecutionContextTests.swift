@@ -7,7 +7,7 @@ import Testing
 @testable import FutureBridge
 
 @Suite struct ExecutionContextTests {
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func dispatchQueueContextRunsOnTheQueue() throws {
         let queue = DispatchQueue(label: "handlers")
         let key = DispatchSpecificKey<Int>()
@@ -19,7 +19,7 @@ import Testing
         #expect(try onQueue.future.wait(timeout: .seconds(60)) == 7)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func operationQueueContextRunsOnTheQueue() throws {
         let queue = OperationQueue()
         let onQueue = Promise<Bool>()
@@ -29,7 +29,7 @@ import Testing
         #expect(try onQueue.future.wait(timeout: .seconds(60)))
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func globalContextRunsOffTheCallingThread() throws {
         let ran = Promise<Void>()
         Future(value: 1).always(on: .global(qos: .utility)) { ran.succeed() }

@@ -47,7 +47,7 @@ import Testing
         #expect(ran.count == 0)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func cancelRequestWhileTheWorkRunsLetsItFinish() throws {
         let executor = ManualExecutor()
         let started = DispatchSemaphore(value: 0)

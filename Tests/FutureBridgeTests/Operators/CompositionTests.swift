@@ -1,4 +1,5 @@
 import Dispatch
+import FutureBridgeInternals
 import FutureBridgeTesting
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+import FutureBridgeInternals
 import FutureBridgeTesting
 import TestSupport
 import Testing
@@ -134,7 +135,7 @@ import Testing
         #expect(seen.all == [5])
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func operatorsKeepTheViewsExecutor() async {
         let executor = ManualExecutor()
         let seen = Recorder<Int>()

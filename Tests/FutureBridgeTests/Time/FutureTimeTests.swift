@@ -7,7 +7,7 @@ import Testing
 /// `after`, `delay`, `timeout` and `retry`, on a manual clock: nothing sleeps.
 @Suite(.timeLimit(.minutes(1)))
 struct FutureTimeTests {
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func afterSucceedsOnceTheClockReachesTheDelay() async throws {
         let clock = ManualClock()
         let timer = Future<Void>.after(.seconds(5), clock: clock)
@@ -18,7 +18,7 @@ struct FutureTimeTests {
         try await timer.value
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func cancelRequestEndsTheWait() async {
         let clock = ManualClock()
         let timer = Future<Void>.after(.seconds(5), clock: clock)
@@ -28,7 +28,7 @@ struct FutureTimeTests {
         #expect(clock.sleeperCount == 0)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func delayHoldsTheValueBackButNotAFailure() async throws {
         let clock = ManualClock()
         let delayed = Future(value: 7).delay(.seconds(2), clock: clock)
@@ -39,7 +39,7 @@ struct FutureTimeTests {
         #expect(Future<Int>(error: TestError()).delay(.seconds(2), clock: clock).peek()?.error is TestError)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func timeoutFailsAndSendsACancelRequestUpstream() async {
         let clock = ManualClock()
         let slow = CancellablePromise<Int>(honour: false)
@@ -50,7 +50,7 @@ struct FutureTimeTests {
         #expect(slow.requests.count == 1)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func completionBeforeTheTimeoutWinsAndCancelsTheTimer() async throws {
         let clock = ManualClock()
         let fast = Promise<Int>()
@@ -61,7 +61,7 @@ struct FutureTimeTests {
         while clock.sleeperCount > 0 { await Task.yield() }  // the timer task was cancelled
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func timeoutPassesFailuresAndCancelRequestsThrough() async {
         let clock = ManualClock()
         #expect(Future<Int>(error: TestError()).timeout(after: .seconds(1), clock: clock).peek()?.error is TestError)
@@ -106,7 +106,7 @@ struct RetryTests {
         #expect(flaky.attempts.count == 2)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func waitsTheBackoffOnTheClockBetweenAttempts() async throws {
         let clock = ManualClock()
         let flaky = Flaky(failures: 2)
@@ -122,14 +122,14 @@ struct RetryTests {
         #expect(flaky.attempts.count == 3)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func backoffGrowsAndStopsAtItsMaximum() {
         let delay = RetryDelay.exponential(initial: .milliseconds(100), multiplier: 3, maximum: .seconds(1))
         #expect((1...4).map(delay.nanosecondsBeforeRetry) == [100_000_000, 300_000_000, 900_000_000, 1_000_000_000])
         #expect(RetryDelay.constant(.seconds(2)).nanosecondsBeforeRetry(7) == 2_000_000_000)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func cancelRequestDuringTheWaitStopsRetrying() async {
         let clock = ManualClock()
         let flaky = Flaky(failures: 5)

@@ -135,7 +135,7 @@ struct TimekeeperTests {
         #expect(interval.nanoseconds == nanoseconds)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test func durationsBecomeNanoseconds() {
         #expect(Duration.seconds(2).nanoseconds == 2_000_000_000)
         #expect(Duration.milliseconds(1_500).nanoseconds == 1_500_000_000)

@@ -1,5 +1,6 @@
 import Dispatch
 import FutureBridge
+import FutureBridgeInternals
 import FutureBridgeTesting
 import Reactive
 import Testing

@@ -1,5 +1,6 @@
 import Dispatch
 import FutureBridge
+import FutureBridgeInternals
 import FutureBridgeTesting
 import TestSupport
 import Testing
@@ -263,7 +264,7 @@ final class DetachesWhenReleased: Sendable {
 
     // MARK: The Duration + Clock forms
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test(.timeLimit(.minutes(1))) func debounceOnAClockWaitsOnTheClock() async throws {
         let clock = ManualClock()
         let (signal, input) = Signal<Int>.pipe()
@@ -281,7 +282,7 @@ final class DetachesWhenReleased: Sendable {
         #expect(clock.sleeperCount == 0)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @available(ClockAPI, *)
     @Test(.timeLimit(.minutes(1))) func throttleOnAClockWaitsOnTheClock() async throws {
         let clock = ManualClock()
         let (signal, input) = Signal<Int>.pipe()

@@ -1,3 +1,5 @@
+import FutureBridgeInternals
+
 /// The slots and the queue of a ``FutureLimiter``: which unit of work starts when.
 ///
 /// Pure: no lock, no thread, no call into user code. `FutureLimiter` runs each

@@ -1,3 +1,5 @@
+import FutureBridgeInternals
+
 /// A future's heap object seen without its value type: its lock, and what a cancel
 /// request from a future fed by it, or a combined future, needs (interest counting).
 ///
@@ -6,7 +8,15 @@
 /// requests there without a closure.
 // @unchecked Sendable: it has no state of its own besides the atomic lock word.
 @usableFromInline
-class AnyFutureBox: LockedObject, @unchecked Sendable {
+class AnyFutureBox: LockHolder, @unchecked Sendable {
+    /// The lock (and the promise's word, ``LockWord/holderBits``): first, as ``LockHolder``
+    /// requires.
+    @usableFromInline
+    final var word = LockWord()
+
+    @inlinable
+    init() {}
+
     /// A consumer takes an interest in the value (see ``FutureState``).
     @usableFromInline
     func addInterest() {

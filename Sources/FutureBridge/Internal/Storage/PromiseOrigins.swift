@@ -1,4 +1,5 @@
 import FutureBridgeAtomics
+import FutureBridgeInternals
 
 /// Where a promise was created: the `#fileID` and `#line` that ``AbandonedPromiseError``
 /// and the second-call report of a completion handler name.

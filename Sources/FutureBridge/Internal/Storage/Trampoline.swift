@@ -1,3 +1,5 @@
+import FutureBridgeInternals
+
 /// Runs inline callbacks in a loop instead of recursively.
 ///
 /// When a callback completes another promise on the same thread, that promise's

@@ -1,4 +1,5 @@
 import FutureBridgeAtomics
+import FutureBridgeInternals
 
 /// The bookkeeping of a future combined from several inputs (`whenAll`, `whenAny`,
 /// `race`...): its storage, the interests it holds in its inputs, and how many inputs

@@ -1,4 +1,5 @@
 import FutureBridge
+import FutureBridgeInternals
 
 /// The events waiting for one observer that runs on another executor: handed to its
 /// handler one at a time, in order, by one job at a time on that executor, so the handler

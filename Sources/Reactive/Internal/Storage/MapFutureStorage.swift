@@ -1,4 +1,5 @@
 import FutureBridge
+import FutureBridgeInternals
 
 /// The futures in flight of one ``Signal/mapFuture(_:onFailure:_:)`` observation: owns
 /// the lock of its ``MapFutureStateMachine`` and does what its transitions return.

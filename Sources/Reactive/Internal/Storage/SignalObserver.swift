@@ -1,4 +1,5 @@
 import FutureBridge
+import FutureBridgeInternals
 
 /// One attached handler, with the executor it runs on.
 ///

@@ -1,4 +1,5 @@
 import FutureBridge
+import FutureBridgeInternals
 
 /// The shared state of a ``Signal`` and its ``SignalInput``, and every operation on it.
 ///

@@ -1,4 +1,5 @@
 import FutureBridge
+import FutureBridgeInternals
 
 /// The shared state of one ``SignalValues`` sequence: owns the lock of its
 /// ``SignalValuesStateMachine`` and does what its transitions return.

@@ -1,5 +1,6 @@
 import Dispatch
 import FutureBridge
+import FutureBridgeInternals
 
 /// One observation of ``Signal/debounce(for:timekeeper:)`` or
 /// ``Signal/throttle(for:latest:timekeeper:)``: owns the lock of its

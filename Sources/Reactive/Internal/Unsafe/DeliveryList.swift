@@ -1,5 +1,6 @@
 import FutureBridge
 import FutureBridgeAtomics
+import FutureBridgeInternals
 
 /// The drainer's copy of a signal's observers, walked for every value without a lock and
 /// without reference counting, and the observers' version it was taken at.

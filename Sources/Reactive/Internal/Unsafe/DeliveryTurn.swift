@@ -1,5 +1,6 @@
 import FutureBridge
 import FutureBridgeAtomics
+import FutureBridgeInternals
 
 /// Whose turn it is to deliver: the count of events accepted and not yet delivered.
 ///

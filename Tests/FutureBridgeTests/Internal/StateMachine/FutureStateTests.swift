@@ -1,3 +1,4 @@
+import FutureBridgeInternals
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Dispatch
+import FutureBridgeInternals
 import Testing
 
 @testable import FutureBridge

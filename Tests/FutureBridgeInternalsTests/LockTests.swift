@@ -4,7 +4,7 @@ import FutureBridgeAtomics
 import TestSupport
 import Testing
 
-@testable import FutureBridge
+@testable import FutureBridgeInternals
 
 #if canImport(Glibc)
     import Glibc
@@ -50,7 +50,7 @@ import Testing
                 finished.signal()
             }
             // The waiter spins, then marks the word 2 and parks: wait for that mark.
-            while fb_u32_load_acquire(storage.wordAddress) != 2 {
+            while fb_u32_load_acquire(storage.lockWordAddress) != 2 {
                 sched_yield()
             }
             order.withLock { $0.append("holder unlocking") }
@@ -58,7 +58,7 @@ import Testing
             finished.wait()
             #expect(order.withLock { $0 } == ["holder unlocking", "waiter acquired"])
             #expect(storage.withLock { $0 } == 1)
-            #expect(fb_u32_load_acquire(storage.wordAddress) == 0)
+            #expect(fb_u32_load_acquire(storage.lockWordAddress) == 0)
         }
     #endif
 
@@ -92,33 +92,29 @@ import Testing
         }
     #endif
 
-    /// The atomic words live at the start of their objects and are reached through that
-    /// address only: what the atomics write is what the object's own property holds.
+    /// The words live at the start of their objects and are reached through that address
+    /// only: what the atomics write is what the object's own property holds.
     @Test func atomicWordsAreTheObjectsFirstStoredProperties() {
         let flag = OnceFlag()
+        #expect(flag.word == 0)
         #expect(flag.claim())
         #expect(flag.word == 1)
+        #expect(!flag.claim())
+        #expect(storedPropertyLabels(of: flag).first == "word")
 
-        let promise = Promise<Int>()
-        let origin = promise.storage.box.word.promise >> Promise<Int>.originShift
-        #expect(origin != 0)
-        #expect(promise.storage.box.word.promise & 3 == 0)
-        promise.resolve(1)
-        #expect(promise.storage.box.word.promise == origin << Promise<Int>.originShift | 3)
-        #expect(MemoryLayout<LockWord>.offset(of: \.promise) == MemoryLayout<PlatformLock.Word>.size)
-
-        let inputs = [Promise<Int>(), Promise<Int>(), Promise<Int>()]
-        let combination = Combination<Int>(inputs: inputs.map(\.future.storage.box))
-        #expect(!combination.inputCompleted())
-        #expect(combination.remaining == 2)
-        combination.complete(.cancelled)
-
+        let storage = Locked(7)
+        #expect(storedPropertyLabels(of: storage) == ["word", "state"])
+        #expect(MemoryLayout<LockWord>.offset(of: \.platform) == 0)
+        #expect(MemoryLayout<LockWord>.offset(of: \.holderBits) == MemoryLayout<PlatformLock.Word>.size)
+        fb_u32_store_relaxed(storage.holderBitsAddress, 0xABCD)
+        #expect(storage.word.holderBits == 0xABCD)
         #if !canImport(Darwin)  // an os_unfair_lock there, opaque
-            let storage = Locked(7)
             storage.lock()
             #expect(storage.word.platform == 1)
+            #expect(fb_u32_load_relaxed(storage.lockWordAddress) == 1)
             storage.unlock()
             #expect(storage.word.platform == 0)
         #endif
+        #expect(storage.withLock { $0 } == 7)
     }
 }

@@ -1,3 +1,7 @@
+// Invariants: the main queue's specific value is set once, on first use, before any read;
+// a closure run by `runOnMainActor` runs on the main queue (so on the main actor), at once
+// when the caller is already there, otherwise queued in `DispatchQueue.main`'s order.
+
 import Dispatch
 
 /// Whether code runs on the main queue, where the main actor runs.
@@ -7,7 +11,7 @@ import Dispatch
 /// process's first thread, so the main actor is not "the main thread" there. On Darwin
 /// the main thread counts as the main queue even outside a queued block.
 @usableFromInline
-enum MainQueue {
+package enum MainQueue {
     /// The key the main queue carries. Sendable on Linux's overlay, not on every SDK's.
     // @unchecked Sendable: the key object is never mutated after it is made, and
     // libdispatch's queue-specific storage is itself thread-safe.
@@ -24,7 +28,21 @@ enum MainQueue {
 
     /// `true` on the main queue (and so on the main actor).
     @usableFromInline
-    static var isCurrent: Bool {
+    package static var isCurrent: Bool {
         DispatchQueue.getSpecific(key: marker.key) == true
+    }
+
+    /// Runs `body` on the main actor: at once when called on the main queue, otherwise
+    /// queued on `DispatchQueue.main` (first in, first out).
+    ///
+    /// Asserting main-actor isolation is sound here: in both branches the closure runs on
+    /// the main queue, which is where the main actor runs.
+    @inlinable
+    package static func runOnMainActor(_ body: @escaping @MainActor () -> Void) {
+        if isCurrent {
+            MainActor.assumeIsolated { body() }
+        } else {
+            DispatchQueue.main.async { MainActor.assumeIsolated { body() } }
+        }
     }
 }

@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import FutureBridge
+@testable import FutureBridgeInternals
 
 @Suite struct FIFOQueueTests {
     @Test func elementsLeaveInTheOrderTheyCame() {

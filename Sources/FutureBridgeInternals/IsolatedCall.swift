@@ -1,3 +1,7 @@
+// Invariants: the body is called at most once (its callers run it from a future's cancel
+// actions or a signal's stop, each of which runs once), in the isolation it was
+// registered from; nothing but this box references the closure's captured state.
+
 /// A closure that must run in the isolation of the code that registered it: a cancel
 /// handler, a signal's start or stop closure.
 ///
@@ -36,7 +40,7 @@ package struct IsolatedCall<Argument: Sendable>: @unchecked Sendable {
         if isolation === MainActor.shared {
             // At once on the main queue; otherwise queued there, first in, first out, so
             // that calls made in one order run in that order.
-            return MainActorContext.runOnMainActor { self.body(argument) }
+            return MainQueue.runOnMainActor { self.body(argument) }
         }
         Task { await Self.call(body, with: argument, on: isolation) }
     }

@@ -1,3 +1,7 @@
+// Invariants: `slots[..<head]` are all `nil` (elements that left), `slots[head...]` are
+// all non-nil (queued, oldest first); the left slots are dropped once they are at least
+// `reclaimThreshold` and half of the array, or the queue is empty.
+
 /// A first-in, first-out queue whose `popFirst()` costs O(1): elements are taken out of
 /// their slots as they leave, and the slots of those that left are dropped together,
 /// once they are half of the queue (or the queue has emptied). A million elements queued
@@ -11,7 +15,7 @@ package struct FIFOQueue<Element> {
     @usableFromInline var head = 0
 
     /// Slots of elements that left that the queue may keep before it drops them.
-    @inlinable static var reclaimThreshold: Int { 64 }
+    @inlinable package static var reclaimThreshold: Int { 64 }
 
     @inlinable
     package init() {}

@@ -1,3 +1,7 @@
+// Invariants: the flag word is the object's first stored property, reached only
+// atomically through its address; it goes from 0 to 1 once and never back, and the
+// exchange that moves it is the only one that returns `true`.
+
 import FutureBridgeAtomics
 
 /// A flag that exactly one caller can claim.
