@@ -37,11 +37,17 @@ extension Signal {
     /// error interrupts it.
     ///
     /// The task runs on the global concurrent executor, whoever makes the signal (it
-    /// inherits no actor), and sends each element to the observers as it comes: an
-    /// element costs one `next()` of the sequence and one delivery, and no hop to another
-    /// task or executor (observers attached with an executor of their own get it there).
+    /// inherits no actor), and sends each element to the observers as it comes: it is the
+    /// only sender of the signal's values, so it keeps the signal's delivery turn for the
+    /// whole iteration, and an element costs one `next()` of the sequence and one
+    /// delivery, without a lock, a hop to another task or executor, or an atomic
+    /// read-modify-write (observers attached with an executor of their own get it there).
     /// It does not wait for slow observers: a ``values(buffering:)`` consumer keeps what it
     /// has not taken yet as its policy says.
+    ///
+    /// When the last observer detaches, the task is cancelled at once, even while it
+    /// waits for the sequence; if no observer has attached since, the signal ends
+    /// (interrupted) at once too, even for a sequence that does not answer cancellation.
     ///
     /// ## Sharing one iteration
     /// A signal is hot and multicast, so consumers that each make their own
@@ -74,15 +80,30 @@ extension Signal {
         // unspecialized, generic-metadata lookups made an element cost 12 times as much
         // (benchmark B9: 334 ns against 28).
         self.init { input in
-            let task = Task(priority: priority) {
-                do {
-                    for try await element in sequence { input.send(element) }
-                    input.sendCompleted()
-                } catch {
-                    if isCancellation(error) { input.sendInterrupted() } else { input.sendFailed(error) }
-                }
-            }
+            let task = Task(priority: priority) { await input.sendElements(of: sequence) }
             return { task.cancel() }
         }
+    }
+}
+
+extension SignalInput {
+    /// Sends `sequence`'s elements, then how it ended, from the calling task, which keeps
+    /// the signal's delivery turn meanwhile (see ``SignalStorage/holdTurnForSource()``):
+    /// the input must have no other sender of values.
+    @inlinable
+    func sendElements<Elements: AsyncSequence>(of sequence: Elements) async where Elements.Element == Value {
+        let holdsTurn = storage.holdTurnForSource()
+        let end: Signal<Value>.Event
+        do {
+            for try await element in sequence {
+                if holdsTurn { storage.deliverHoldingTurn(.value(element)) } else { storage.send(.value(element)) }
+            }
+            end = .completed
+        } catch {
+            end = isCancellation(error) ? .interrupted : .failed(error)
+        }
+        guard holdsTurn else { return storage.send(end) }
+        storage.deliverHoldingTurn(end)
+        storage.releaseTurn()
     }
 }

@@ -41,6 +41,11 @@ struct SignalStateMachine<Value: Sendable>: Sendable {
     var queued: [Event] = []
     @usableFromInline
     var queuedHead = 0
+    /// The source sends from one task that holds the ``DeliveryTurn`` for its whole
+    /// iteration, awaits included (`Signal(sequence)`): a terminal event sent by another
+    /// thread meanwhile stops the source at once (``terminalQueued(_:)``).
+    @usableFromInline
+    var sourceHoldsTurn = false
 
     @inlinable
     init(source: SignalSource<Value>) {
@@ -102,6 +107,46 @@ struct SignalStateMachine<Value: Sendable>: Sendable {
         guard terminal == nil else { return false }
         queued.append(event)
         return true
+    }
+
+    /// What a sender of a terminal event that found the turn taken must do.
+    @usableFromInline
+    enum TerminalQueueAction {
+        /// Queued for the drainer: count it (``DeliveryTurn/join()``).
+        case queued
+        /// Dropped: the signal has ended.
+        case dropped
+        /// The source's task holds the turn and may be waiting for its next element: run
+        /// `stop`, if any, now (it cancels the task, which wakes it). The event was queued
+        /// (count it) if `queued`; otherwise no observer was left, and the signal ended
+        /// here.
+        case stopSource(SignalSource<Value>.Stop?, queued: Bool)
+    }
+
+    /// A sender found the turn taken and leaves the terminal `event` to the drainer.
+    ///
+    /// When the source's task holds the turn (``sourceHoldsTurn``), that drainer may be
+    /// suspended until its sequence produces again, which may be never: the source's stop
+    /// is taken out to run at once (a source still starting runs it once started, see
+    /// ``sourceStarted(_:)``), and with no observer left the signal ends here, so that an
+    /// observer attaching later gets the terminal event at once.
+    @inlinable
+    mutating func terminalQueued(_ event: Event) -> TerminalQueueAction {
+        guard terminal == nil else { return .dropped }
+        guard sourceHoldsTurn else {
+            queued.append(event)
+            return .queued
+        }
+        var stop: SignalSource<Value>.Stop? = nil
+        if case .running(let running) = source { stop = running }
+        source = .stopped
+        if observers.isEmpty {
+            terminal = event
+            observersVersion += 1
+            return .stopSource(stop, queued: false)
+        }
+        queued.append(event)
+        return .stopSource(stop, queued: true)
     }
 
     /// The drainer moves on to the next queued event (the turn said there is one).

@@ -99,9 +99,66 @@ struct SignalStorage<Value: Sendable>: Sendable {
             deliver(event)
             if turn.finishOne() { deliverQueued() }
             SendNesting.leave(nesting)
-        } else if enqueue(event) {
+        } else if event.isTerminal ? enqueueTerminal(event) : enqueue(event) {
             deliverQueuedNested()
         }
+    }
+
+    /// ``enqueue(_:)`` for a terminal event, which also stops a source whose task holds the
+    /// turn (``SignalStateMachine/terminalQueued(_:)``); not for callers holding a lock of
+    /// their own, since it may run the source's stop.
+    @usableFromInline
+    func enqueueTerminal(_ event: Event) -> Bool {
+        let action = state.withLock { state in
+            defer { deliveryList.publish(version: state.observersVersion) }
+            return state.terminalQueued(event)
+        }
+        switch action {
+        case .dropped:
+            return false
+        case .queued:
+            return turn.join()
+        case .stopSource(let stop, let queued):
+            stop?()
+            return queued && turn.join()
+        }
+    }
+
+    // MARK: A source's task holding the turn
+
+    /// For a source that sends from one task (`Signal(sequence)`): takes the delivery
+    /// turn for the whole iteration, so that each of its events is delivered at once,
+    /// without a read-modify-write; `false` if a delivery is in progress (the signal is
+    /// ending), when the task sends with ``send(_:)`` instead. Then only
+    /// ``deliverHoldingTurn(_:)`` and, after the terminal event, ``releaseTurn()``.
+    @inlinable
+    func holdTurnForSource() -> Bool {
+        state.withLock { $0.sourceHoldsTurn = true }  // before the turn: see terminalQueued
+        if turn.claimIfIdle() { return true }
+        state.withLock { $0.sourceHoldsTurn = false }
+        return false
+    }
+
+    /// Delivers the holding task's `event`, after the events others queued before it.
+    @inlinable
+    func deliverHoldingTurn(_ event: Event) {
+        if turn.othersPending { deliverQueuedKeepingTurn() }
+        deliver(event)
+    }
+
+    /// Gives back the turn ``holdTurnForSource()`` took, delivering what was queued
+    /// meanwhile (to nobody: the signal has ended).
+    @inlinable
+    func releaseTurn() {
+        if turn.finishOne() { deliverQueuedNested() }
+    }
+
+    /// Delivers the events others queued while the holding task keeps the turn.
+    @usableFromInline
+    func deliverQueuedKeepingTurn() {
+        repeat {
+            deliver(state.withLock { $0.queuedEventTaken() })
+        } while turn.finishQueuedKeepingTurn()
     }
 
     /// ``deliverQueued()`` as one level of ``SendNesting``, for a caller that became the

@@ -18,8 +18,18 @@ import FutureBridgeInternals
 /// - The count is changed with acquire-release operations: everything one drainer did
 ///   happens before what the next drainer does (they are ordered through this word).
 ///
+/// - A source that sends from one task (`Signal(sequence)`) may hold the turn for its
+///   whole iteration, across its awaits (``SignalStorage/holdTurnForSource()``): the
+///   drainer is then that task, whichever thread runs it; before each of its own events
+///   it delivers those others queued (``othersPending``), keeping its own count of 1, and
+///   it gives the turn back with ``finishOne()`` after its terminal event. The only
+///   events others send such a signal are terminal, and they stop its source at once
+///   (``SignalStateMachine/terminalQueued(_:)``), so that a task waiting for its sequence
+///   is woken (cancelled) rather than left holding an event.
+///
 /// An uncontended event is one compare-exchange (``claimIfIdle()``) and one subtraction
-/// (``finishOne()``), and never touches the queue or a lock.
+/// (``finishOne()``), and never touches the queue or a lock; an event of a source that
+/// holds the turn is one load (``othersPending``).
 @usableFromInline
 final class DeliveryTurn: Sendable {
     /// The first stored property, only ever reached atomically through ``address``.
@@ -44,6 +54,20 @@ final class DeliveryTurn: Sendable {
     @inlinable @inline(__always)
     func join() -> Bool {
         fb_int_fetch_add_acq_rel(address, 1) == 0
+    }
+
+    /// For a drainer that keeps the turn (a source's task): whether others queued events,
+    /// that is, whether the count is above its own 1.
+    @inlinable @inline(__always)
+    var othersPending: Bool {
+        fb_int_load_acquire(address) > 1
+    }
+
+    /// A drainer that keeps the turn delivered one event others queued; `true` if more
+    /// are queued.
+    @inlinable @inline(__always)
+    func finishQueuedKeepingTurn() -> Bool {
+        fb_int_fetch_add_acq_rel(address, -1) > 2
     }
 
     /// The drainer delivered one event; `true` if more are pending (queued) and it must

@@ -1,4 +1,5 @@
 import FutureBridge
+import TestSupport
 import Testing
 
 @testable import Reactive
@@ -166,6 +167,91 @@ import Testing
         let ending3 = machine.terminalEventReached(.interrupted)
         #expect(ending3?.stop != nil)
         guard case .stopped = machine.source else { return #expect(Bool(false)) }
+    }
+
+    // MARK: A source's task holding the turn
+
+    /// The machine of a running source whose task holds the turn; running the stop it
+    /// hands back counts on `stops`.
+    static func machineWithSourceHoldingTurn(stops: Counter) -> Machine {
+        var machine = Machine(source: .running({ stops.increment() }))
+        machine.sourceHoldsTurn = true
+        return machine
+    }
+
+    @Test func aTerminalQueuedWhileNoSourceHoldsTheTurnIsQueuedAsAnyEvent() {
+        var machine = Self.runningMachine()
+        _ = machine.observerAttached(Self.observer())
+        guard case .queued = machine.terminalQueued(.interrupted) else {
+            Issue.record("expected the terminal event to be queued")
+            return
+        }
+        #expect(!machine.isEnded)
+        #expect(machine.queuedEventTaken().isTerminal)
+    }
+
+    /// The last observer left while the task waits for its sequence: the signal ends
+    /// here and the stop comes back at once, so that a later observer is not left waiting
+    /// for a task that may never wake.
+    @Test func aTerminalQueuedWithNoObserverWhileTheSourceHoldsTheTurnEndsTheSignalAndStopsTheSource() {
+        let stops = Counter()
+        var machine = Self.machineWithSourceHoldingTurn(stops: stops)
+        let version = machine.observersVersion
+        guard case .stopSource(let stop, queued: false) = machine.terminalQueued(.interrupted) else {
+            Issue.record("expected the source to be stopped and the signal ended")
+            return
+        }
+        stop?()
+        #expect(stops.count == 1)
+        #expect(machine.isEnded)
+        #expect(machine.queued.isEmpty)
+        #expect(machine.observersVersion != version)  // the holding task's copy refreshes
+        guard case .deliverTerminal(.interrupted) = machine.observerAttached(Self.observer()) else {
+            Issue.record("expected a later observer to get the interruption at once")
+            return
+        }
+        #expect(machine.terminalEventReached(.completed) == nil)  // the task's own end is ignored
+        guard case .dropped = machine.terminalQueued(.interrupted) else {
+            Issue.record("expected a terminal event after the end to be dropped")
+            return
+        }
+    }
+
+    /// An observer attached after the last one left and before the terminal event was
+    /// sent: it must get that event from the task, so the event is queued, and the stop
+    /// comes back at once to wake the task.
+    @Test func aTerminalQueuedWithObserversWhileTheSourceHoldsTheTurnIsQueuedAndStopsTheSource() {
+        let stops = Counter()
+        var machine = Self.machineWithSourceHoldingTurn(stops: stops)
+        _ = machine.observerAttached(Self.observer())
+        guard case .stopSource(let stop, queued: true) = machine.terminalQueued(.interrupted) else {
+            Issue.record("expected the event to be queued and the source stopped")
+            return
+        }
+        stop?()
+        #expect(stops.count == 1)
+        #expect(!machine.isEnded)
+        #expect(machine.queuedEventTaken().isTerminal)
+        let ending = machine.terminalEventReached(.interrupted)
+        #expect(ending?.observers.count == 1)
+        #expect(ending?.stop == nil)  // already handed out: a stop runs once
+    }
+
+    /// A source still starting has not handed over its stop: it runs it once it has.
+    @Test func aTerminalQueuedWhileTheHoldingSourceStartsStopsItOnceStarted() {
+        var machine = Self.idleMachine()
+        _ = machine.observerAttached(Self.observer())  // starting
+        machine.sourceHoldsTurn = true
+        _ = machine.observerDetached(machine.observers[0])
+        guard case .stopSource(let stop, queued: false) = machine.terminalQueued(.interrupted) else {
+            Issue.record("expected the signal to end")
+            return
+        }
+        #expect(stop == nil)
+        let stops = Counter()
+        let runNow = machine.sourceStarted { stops.increment() }
+        runNow?()
+        #expect(stops.count == 1)
     }
 }
 

@@ -1,0 +1,141 @@
+import Dispatch
+import FutureBridge
+import FutureBridgeInternals
+import TestSupport
+import Testing
+
+@testable import Reactive
+
+/// `Signal(sequence)`'s task keeps the signal's delivery turn for its whole iteration,
+/// awaits included: what others send meanwhile (the last observer's interruption) must
+/// neither wait for the task's next element nor overtake or tear its values.
+@Suite(.timeLimit(.minutes(1)))
+struct SignalFromSequenceTests {
+    /// One element, produced once ``open()`` is called; the wait does not answer
+    /// cancellation, like many hand-written sequences.
+    final class Gate: Sendable {
+        let waiting = Promise<Void>()
+        let cancelledWhenOpened = Promise<Bool>()
+        let askedAgain = Promise<Void>()
+        private let continuation = Locked<CheckedContinuation<Void, Never>?>(nil)
+
+        func wait() async {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                self.continuation.withLock { $0 = continuation }
+                waiting.succeed()
+            }
+            cancelledWhenOpened.succeed(Task.isCancelled)
+        }
+
+        func open() {
+            continuation.withLock { $0.take() }?.resume()
+        }
+    }
+
+    struct GatedElement: AsyncSequence, Sendable {
+        let gate: Gate
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            let gate: Gate
+            var produced = false
+
+            mutating func next() async -> Int? {
+                guard !produced else {
+                    gate.askedAgain.succeed()
+                    return nil
+                }
+                produced = true
+                await gate.wait()
+                return 1
+            }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(gate: gate) }
+    }
+
+    /// The task waits for its sequence, holding the turn, when the last observer leaves:
+    /// the signal ends at once (a later observer gets the interruption at once) and the
+    /// task is cancelled at once, although the sequence will not wake it.
+    @Test func theLastObserverLeavingWhileTheTaskWaitsEndsTheSignalAndCancelsTheTaskAtOnce() async throws {
+        let gate = Gate()
+        let signal = Signal(GatedElement(gate: gate))
+        let seen = Recorder<Signal<Int>.Event>()
+        let observation = signal.observe { seen.append($0) }
+        _ = await gate.waiting.future.outcome
+        observation.detach()
+
+        let late = Recorder<Signal<Int>.Event>()
+        signal.observe { late.append($0) }
+        #expect(late.all.count == 1)
+        #expect(late.all.first?.isTerminal == true)
+        guard case .interrupted? = late.all.first else {
+            Issue.record("expected the later observer to get the interruption, got \(late.all)")
+            return
+        }
+
+        gate.open()
+        #expect(try await gate.cancelledWhenOpened.future.value)
+        _ = await gate.askedAgain.future.outcome
+        #expect(seen.all.isEmpty)  // detached before anything came
+        #expect(late.all.count == 1)
+    }
+
+    /// Values go out in order to observers that come and go on other threads while the
+    /// task delivers them; each sees a run of consecutive values.
+    @Test func observersComingAndGoingOnOtherThreadsSeeConsecutiveValues() async {
+        let count = 200
+        for _ in 0..<stressIterations(300, atLeast: 30) {
+            let (stream, continuation) = AsyncStream<Int>.makeStream()
+            let signal = Signal(stream)
+            let anchorValues = Recorder<Int>()
+            let anchorEnded = Promise<Void>()
+            let anchor = signal.observe { event in
+                if case .value(let value) = event { anchorValues.append(value) } else { anchorEnded.succeed() }
+            }
+            let gaps = Counter()
+            DispatchQueue.concurrentPerform(iterations: 3) { index in
+                guard index > 0 else {
+                    for value in 0..<count { continuation.yield(value) }
+                    return continuation.finish()
+                }
+                for _ in 0..<20 {
+                    let values = Recorder<Int>()
+                    let visitor = signal.observeValues { values.append($0) }
+                    visitor.detach()
+                    let run = values.all
+                    if zip(run, run.dropFirst()).contains(where: { $1 != $0 + 1 }) { gaps.increment() }
+                }
+            }
+            _ = await anchorEnded.future.outcome
+            #expect(anchorValues.all == Array(0..<count))
+            #expect(gaps.count == 0)
+            anchor.detach()
+        }
+    }
+
+    /// The last observer leaves on one thread while values are yielded on another: the
+    /// signal ends once, before the task is cancelled, and the observer that left gets
+    /// nothing more.
+    @Test func theLastObserverLeavingWhileValuesFlowEndsTheSignalOnceAndCancelsTheTask() async {
+        for _ in 0..<stressIterations(300, atLeast: 30) {
+            let (stream, continuation) = AsyncStream<Int>.makeStream()
+            let terminated = Promise<Void>()
+            continuation.onTermination = { _ in terminated.succeed() }
+            let signal = Signal(stream)
+            let terminals = Counter()
+            let observation = signal.observe { if $0.isTerminal { terminals.increment() } }
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 {
+                    for value in 0..<100 { continuation.yield(value) }
+                } else {
+                    observation.detach()
+                }
+            }
+            _ = await terminated.future.outcome  // the iterating task was cancelled
+            let late = Recorder<Bool>()
+            signal.observe { late.append($0.isTerminal) }
+            #expect(late.all == [true])
+            #expect(terminals.count == 0)
+        }
+    }
+}
