@@ -30,8 +30,8 @@ extension Signal {
     }
 
     /// A signal of `sequence`'s elements, iterated by a `Task` that starts when the
-    /// signal's first observer attaches and is cancelled when the signal ends (its last
-    /// observer detached).
+    /// signal's first observer attaches and is cancelled when its last observer detaches
+    /// (or the signal otherwise ends).
     ///
     /// The end of the sequence completes the signal; an error fails it, a cancellation
     /// error interrupts it.
@@ -45,9 +45,9 @@ extension Signal {
     /// It does not wait for slow observers: a ``values(buffering:)`` consumer keeps what it
     /// has not taken yet as its policy says.
     ///
-    /// When the last observer detaches, the task is cancelled at once, even while it
-    /// waits for the sequence; if no observer has attached since, the signal ends
-    /// (interrupted) at once too, even for a sequence that does not answer cancellation.
+    /// When the last observer detaches, the task is cancelled and the signal ends
+    /// (interrupted) at once, even while the task waits for a sequence that does not answer
+    /// cancellation; such a task keeps the observers that left until its sequence wakes it.
     ///
     /// ## Sharing one iteration
     /// A signal is hot and multicast, so consumers that each make their own

@@ -32,25 +32,41 @@ struct SignalFromSequenceTests {
         }
     }
 
+    /// `before`, at once; then the element 1 once the gate opens (or, without
+    /// `producesElement`, the end); then the end.
     struct GatedElement: AsyncSequence, Sendable {
         let gate: Gate
+        var before: [Int] = []
+        var producesElement = true
 
         struct AsyncIterator: AsyncIteratorProtocol {
             let gate: Gate
-            var produced = false
+            var before: [Int]
+            let producesElement: Bool
+            var passedGate = false
 
             mutating func next() async -> Int? {
-                guard !produced else {
+                if !before.isEmpty { return before.removeFirst() }
+                guard !passedGate else {
                     gate.askedAgain.succeed()
                     return nil
                 }
-                produced = true
+                passedGate = true
                 await gate.wait()
-                return 1
+                return producesElement ? 1 : nil
             }
         }
 
-        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(gate: gate) }
+        func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(gate: gate, before: before, producesElement: producesElement)
+        }
+    }
+
+    /// Succeeds `released` when the handler that captured it is released.
+    final class Witness: Sendable {
+        let released: Promise<Void>
+        init(_ released: Promise<Void>) { self.released = released }
+        deinit { released.succeed() }
     }
 
     /// The task waits for its sequence, holding the turn, when the last observer leaves:
@@ -137,5 +153,70 @@ struct SignalFromSequenceTests {
             #expect(late.all == [true])
             #expect(terminals.count == 0)
         }
+    }
+
+    /// While the task waits, holding the turn, another thread's interruption finds an
+    /// observer attached: it is queued for the task, which is cancelled at once and
+    /// delivers it before its next element; the element goes to nobody.
+    @Test func anInterruptionQueuedWhileTheTaskWaitsIsDeliveredBeforeItsNextElement() async throws {
+        let gate = Gate()
+        let signal = Signal(GatedElement(gate: gate))
+        let seen = Recorder<Signal<Int>.Event>()
+        signal.observe { seen.append($0) }
+        _ = await gate.waiting.future.outcome
+        #expect(signal.storage.turn.count == 1)  // the task holds the turn while it waits
+
+        signal.storage.send(.interrupted)
+        #expect(seen.all.isEmpty)  // queued for the task
+        #expect(signal.storage.turn.count == 2)
+
+        gate.open()
+        #expect(try await gate.cancelledWhenOpened.future.value)
+        _ = await gate.askedAgain.future.outcome
+        #expect(seen.all.count == 1)
+        guard case .interrupted? = seen.all.first else {
+            Issue.record("expected only the interruption, got \(seen.all)")
+            return
+        }
+    }
+
+    /// The task finds a delivery in progress when it starts (the turn taken): it sends
+    /// each element as any sender does, and they arrive all the same.
+    @Test func aTaskThatFindsTheTurnTakenSendsAsAnySenderDoes() async {
+        let gate = Gate()
+        let signal = Signal(GatedElement(gate: gate))
+        #expect(signal.storage.turn.claimIfIdle())  // as a delivery in progress would
+        let seen = Recorder<Signal<Int>.Event>()
+        let ended = Promise<Void>()
+        signal.observe { event in
+            seen.append(event)
+            if event.isTerminal { ended.succeed() }
+        }
+        _ = await gate.waiting.future.outcome
+        #expect(!signal.storage.state.withLock { $0.sourceHoldsTurn })
+        #expect(!signal.storage.turn.finishOne())  // nothing was queued meanwhile
+        gate.open()
+        _ = await ended.future.outcome
+        #expect(seen.all.map(\.value) == [1, nil])
+        #expect(seen.all.last?.isTerminal == true)
+        #expect(signal.storage.turn.count == 0)
+    }
+
+    /// The signal ended on the detaching thread while the task waited, and the task's
+    /// next event is its own end: the observers that left are released then, not kept by
+    /// the task's copy of them (made when it delivered the element before it waited).
+    @Test func theObserversThatLeftAreReleasedWhenTheTaskEnds() async {
+        let gate = Gate()
+        let signal = Signal(GatedElement(gate: gate, before: [0], producesElement: false))
+        let released = Promise<Void>()
+        do {
+            let witness = Witness(released)
+            let observation = signal.observe { _ in withExtendedLifetime(witness) {} }
+            _ = await gate.waiting.future.outcome
+            observation.detach()
+        }
+        gate.open()
+        _ = await released.future.outcome  // hangs to the time limit if the copy keeps it
+        #expect(released.future.isCompleted)
     }
 }

@@ -20,6 +20,10 @@
 ///     ▼                                  ▼   (stop at start)     ▼   (stop now)
 ///   ended ◀──────────────────────────────┴───────────────────────┘
 /// ```
+///
+/// While the source's task holds the turn (``sourceHoldsTurn``), ``terminalQueued(_:)``
+/// stops the source at once (stop now, or at start), and ends the signal on the spot when
+/// no observer is left: it is then ended without a delivery.
 @usableFromInline
 struct SignalStateMachine<Value: Sendable>: Sendable {
     @usableFromInline
@@ -31,7 +35,8 @@ struct SignalStateMachine<Value: Sendable>: Sendable {
     /// Bumped whenever ``observers`` changes.
     @usableFromInline
     var observersVersion = 0
-    /// The terminal event once one was delivered: the signal has ended.
+    /// The terminal event once the signal ended: delivered, or set by
+    /// ``terminalQueued(_:)`` when no observer was left to deliver it to.
     @usableFromInline
     var terminal: Event?
     @usableFromInline
@@ -90,7 +95,8 @@ struct SignalStateMachine<Value: Sendable>: Sendable {
     }
 
     /// The source started by ``AttachAction/startSource(_:)`` handed over what stops it;
-    /// returns it if it must run now (the signal ended while the source was starting).
+    /// returns it if it must run now (the signal ended, or ``terminalQueued(_:)`` stopped
+    /// the source, while it was starting).
     @inlinable
     mutating func sourceStarted(_ stop: @escaping SignalSource<Value>.Stop) -> SignalSource<Value>.Stop? {
         guard case .starting = source else { return stop }
@@ -105,6 +111,9 @@ struct SignalStateMachine<Value: Sendable>: Sendable {
     @inlinable
     mutating func eventQueued(_ event: Event) -> Bool {
         guard terminal == nil else { return false }
+        precondition(
+            !(sourceHoldsTurn && event.isTerminal),
+            "Signal: a terminal event for a source holding the turn goes through terminalQueued")
         queued.append(event)
         return true
     }

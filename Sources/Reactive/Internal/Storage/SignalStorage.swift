@@ -8,7 +8,9 @@ import FutureBridgeInternals
 /// the transition returned after the lock is released: handlers, starts and stops never
 /// run under it. Values go through ``send(_:)``: the sender that finds no delivery in
 /// progress takes the ``DeliveryTurn`` and delivers at once, without the lock; the others
-/// queue their event in the state machine and return.
+/// queue their event in the state machine and return. A source that sends from one task
+/// (`Signal(sequence)`) holds the turn for its whole iteration instead
+/// (``holdTurnForSource()``).
 @usableFromInline
 struct SignalStorage<Value: Sendable>: Sendable {
     @usableFromInline
@@ -63,13 +65,24 @@ struct SignalStorage<Value: Sendable>: Sendable {
     }
 
     /// Detaches `observer`; the last one interrupts the signal.
+    ///
+    /// When the source's task holds the turn, the signal ends in the same lock (no
+    /// observer can attach in between to wait for the interruption) and the source is
+    /// stopped at once: the task may be waiting for its sequence.
     func detach(_ observer: SignalObserver<Value>) {
         observer.detach()
-        let wasLast = state.withLock { state in
+        let (wasLast, endedHere) = state.withLock {
+            state -> (Bool, SignalStateMachine<Value>.TerminalQueueAction?) in
             defer { deliveryList.publish(version: state.observersVersion) }
-            return state.observerDetached(observer)
+            let wasLast = state.observerDetached(observer)
+            guard wasLast, state.sourceHoldsTurn else { return (wasLast, nil) }
+            return (true, state.terminalQueued(.interrupted))
         }
-        if wasLast { send(.interrupted) }
+        if case .stopSource(let stop, queued: false)? = endedHere {
+            stop?()
+        } else if wasLast {
+            send(.interrupted)
+        }
     }
 
     var isEnded: Bool {
@@ -131,9 +144,15 @@ struct SignalStorage<Value: Sendable>: Sendable {
     /// without a read-modify-write; `false` if a delivery is in progress (the signal is
     /// ending), when the task sends with ``send(_:)`` instead. Then only
     /// ``deliverHoldingTurn(_:)`` and, after the terminal event, ``releaseTurn()``.
+    ///
+    /// A signal that has already ended is iterated all the same, by a task that is
+    /// cancelled: its sequence sees the cancellation (an `AsyncStream` runs its
+    /// `onTermination`), and what it sends is dropped.
     @inlinable
     func holdTurnForSource() -> Bool {
-        state.withLock { $0.sourceHoldsTurn = true }  // before the turn: see terminalQueued
+        // The flag before the turn: a sender that finds the turn taken sees it (see
+        // `SignalStateMachine.terminalQueued`).
+        state.withLock { $0.sourceHoldsTurn = true }
         if turn.claimIfIdle() { return true }
         state.withLock { $0.sourceHoldsTurn = false }
         return false
@@ -215,7 +234,12 @@ struct SignalStorage<Value: Sendable>: Sendable {
             defer { deliveryList.publish(version: state.observersVersion) }
             return state.terminalEventReached(event)
         }
-        guard let ending else { return }
+        guard let ending else {
+            // Ended by another thread while a source's task held the turn (see
+            // ``detach(_:)``): let go of the observers this copy still keeps.
+            if deliveryList.isStale { refreshDeliveryList() }
+            return
+        }
         deliveryList.replace(with: [], version: ending.version)
         for observer in ending.observers { observer.receive(event) }
         ending.stop?()

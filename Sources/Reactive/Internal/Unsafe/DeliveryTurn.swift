@@ -8,7 +8,8 @@ import FutureBridgeInternals
 ///
 /// - The caller that moves the count away from 0 (``claimIfIdle()``, or ``join()``
 ///   returning `true`) is *the drainer*. It alone delivers, until ``finishOne()`` returns
-///   `false`; so at most one thread delivers at a time, and everything the drainer
+///   `false` (a source's task holding the turn, below, gives it back only after its
+///   terminal event); so at most one thread delivers at a time, and everything the drainer
 ///   touches without a lock (``DeliveryList``, an operator's ``SerialState``) is touched
 ///   by one thread at a time.
 /// - Every counted event other than the drainer's own is already in the queue that goes
@@ -54,6 +55,11 @@ final class DeliveryTurn: Sendable {
     @inlinable @inline(__always)
     func join() -> Bool {
         fb_int_fetch_add_acq_rel(address, 1) == 0
+    }
+
+    /// The count: events accepted and not yet delivered (for tests).
+    var count: Int {
+        fb_int_load_acquire(address)
     }
 
     /// For a drainer that keeps the turn (a source's task): whether others queued events,
