@@ -32,17 +32,19 @@ package enum MainQueue {
         DispatchQueue.getSpecific(key: marker.key) == true
     }
 
-    /// Runs `body` on the main actor: at once when called on the main queue, otherwise
-    /// queued on `DispatchQueue.main` (first in, first out).
+    /// Runs `job` at once when called on the main queue, otherwise queues it on
+    /// `DispatchQueue.main` (first in, first out): `ExecutionContext.mainImmediate`.
+    @inlinable
+    package static func runNowOrQueue(_ job: @escaping @Sendable () -> Void) {
+        if isCurrent { job() } else { DispatchQueue.main.async(execute: job) }
+    }
+
+    /// Runs `body` on the main actor, as ``runNowOrQueue(_:)`` runs a job.
     ///
-    /// Asserting main-actor isolation is sound here: in both branches the closure runs on
+    /// Asserting main-actor isolation is sound here: in both cases the closure runs on
     /// the main queue, which is where the main actor runs.
     @inlinable
     package static func runOnMainActor(_ body: @escaping @MainActor () -> Void) {
-        if isCurrent {
-            MainActor.assumeIsolated { body() }
-        } else {
-            DispatchQueue.main.async { MainActor.assumeIsolated { body() } }
-        }
+        runNowOrQueue { MainActor.assumeIsolated { body() } }
     }
 }

@@ -25,11 +25,8 @@ import Testing
         calls[0].run(())
         #expect(order.all == [0])
         let rest = Array(calls.dropFirst())
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                for call in rest { call.run(()) }  // each body checks it runs on the main actor
-                done.resume()
-            }
+        await onAnotherThread {
+            for call in rest { call.run(()) }  // each body checks it runs on the main actor
         }
         await withCheckedContinuation { done in DispatchQueue.main.async { done.resume() } }
         #expect(order.all == Array(0..<100))
@@ -58,14 +55,11 @@ import Testing
         MainQueue.runOnMainActor { order.append("at once") }
         #expect(MainQueue.isCurrent)
         #expect(order.all == ["at once"])
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                #expect(!MainQueue.isCurrent)
-                MainQueue.runOnMainActor {
-                    MainActor.preconditionIsolated()
-                    order.append("queued")
-                }
-                done.resume()
+        await onAnotherThread {
+            #expect(!MainQueue.isCurrent)
+            MainQueue.runOnMainActor {
+                MainActor.preconditionIsolated()
+                order.append("queued")
             }
         }
         await withCheckedContinuation { done in DispatchQueue.main.async { done.resume() } }

@@ -93,3 +93,14 @@ public func storedPropertyLabels(of object: AnyObject) -> [String] {
     }
     return mirrors.reversed().flatMap { $0.children.compactMap(\.label) }
 }
+
+/// Runs `body` on a thread of the global queue, off the caller's task, and returns once
+/// it has returned.
+public func onAnotherThread(_ body: @escaping @Sendable () -> Void) async {
+    await withUnsafeContinuation { (done: UnsafeContinuation<Void, Never>) in
+        DispatchQueue.global().async {
+            body()
+            done.resume()
+        }
+    }
+}

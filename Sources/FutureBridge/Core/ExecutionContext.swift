@@ -128,8 +128,7 @@ public struct ExecutionContext: Sendable {
     public func execute(_ job: @escaping @Sendable () -> Void) {
         switch kind {
         case .inline: job()
-        case .mainImmediate:
-            if MainQueue.isCurrent { job() } else { DispatchQueue.main.async(execute: job) }
+        case .mainImmediate: MainQueue.runNowOrQueue(job)
         case .queue(let queue): queue.async(execute: job)
         case .operationQueue(let queue): queue.addOperation(job)
         case .custom(let custom): custom.execute(job)

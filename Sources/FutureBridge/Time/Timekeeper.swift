@@ -90,6 +90,7 @@ public struct Timekeeper: Sendable {
 @available(ClockAPI, *)
 extension Duration {
     /// Whole nanoseconds, 0 for a negative duration, `UInt64.max` past what fits.
+    @usableFromInline
     package var nanoseconds: UInt64 {
         let (seconds, attoseconds) = components
         guard seconds >= 0, attoseconds >= 0 || seconds > 0 else { return 0 }
@@ -108,6 +109,7 @@ extension Duration {
 
 extension DispatchTimeInterval {
     /// Whole nanoseconds, 0 for a negative interval, `UInt64.max` for `.never`.
+    @usableFromInline
     package var nanoseconds: UInt64 {
         func scaled(_ value: Int, by factor: UInt64) -> UInt64 {
             guard value > 0 else { return 0 }

@@ -87,7 +87,7 @@ public struct SignalValues<Value: Sendable>: AsyncSequence, Sendable {
         /// - Parameter actor: The caller's isolation; `for try await` passes it.
         /// - Returns: The next value, or `nil` at the end.
         /// - Throws: The signal's error if it failed; `CancellationError` if it was
-        ///   interrupted.
+        ///   interrupted. Task cancellation does not throw: it detaches and ends the loop.
         @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
         @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Value? {

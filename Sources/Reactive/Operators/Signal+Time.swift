@@ -41,7 +41,7 @@ extension Signal {
     @available(ClockAPI, *)
     @inlinable
     public func debounce<C: Clock<Duration>>(for interval: Duration, clock: C = ContinuousClock()) -> Signal {
-        holdingBack(.debounce, for: timerNanoseconds(interval), timekeeper: .clock(clock))
+        holdingBack(.debounce, for: interval.nanoseconds, timekeeper: .clock(clock))
     }
 
     /// The values followed by a pause, measured by `timekeeper`: the form of
@@ -76,7 +76,7 @@ extension Signal {
     /// - Returns: A signal of the values that `interval` passed after.
     @inlinable
     public func debounce(for interval: DispatchTimeInterval, timekeeper: Timekeeper) -> Signal {
-        holdingBack(.debounce, for: timerNanoseconds(interval), timekeeper: timekeeper)
+        holdingBack(.debounce, for: interval.nanoseconds, timekeeper: timekeeper)
     }
 
     // MARK: throttle
@@ -127,7 +127,7 @@ extension Signal {
     public func throttle<C: Clock<Duration>>(
         for interval: Duration, latest: Bool, clock: C = ContinuousClock()
     ) -> Signal {
-        holdingBack(.throttle(latest: latest), for: timerNanoseconds(interval), timekeeper: .clock(clock))
+        holdingBack(.throttle(latest: latest), for: interval.nanoseconds, timekeeper: .clock(clock))
     }
 
     /// At most one value per `interval`, measured by `timekeeper`: the form of
@@ -169,7 +169,7 @@ extension Signal {
     /// - Returns: A signal of at most one value per `interval`.
     @inlinable
     public func throttle(for interval: DispatchTimeInterval, latest: Bool, timekeeper: Timekeeper) -> Signal {
-        holdingBack(.throttle(latest: latest), for: timerNanoseconds(interval), timekeeper: timekeeper)
+        holdingBack(.throttle(latest: latest), for: interval.nanoseconds, timekeeper: timekeeper)
     }
 
     // MARK: The one implementation
@@ -190,18 +190,4 @@ extension Signal {
             }
         }
     }
-}
-
-/// `interval`'s whole nanoseconds, for the inlinable forms (FutureBridge's conversion is
-/// `package`).
-@usableFromInline
-func timerNanoseconds(_ interval: DispatchTimeInterval) -> UInt64 {
-    interval.nanoseconds
-}
-
-/// `duration`'s whole nanoseconds, for the inlinable forms.
-@available(ClockAPI, *)
-@usableFromInline
-func timerNanoseconds(_ duration: Duration) -> UInt64 {
-    duration.nanoseconds
 }

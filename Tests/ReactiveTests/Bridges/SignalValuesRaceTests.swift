@@ -11,17 +11,6 @@ import Testing
 /// cancellation, release) racing with values. Run under ThreadSanitizer too.
 @Suite(.timeLimit(.minutes(1)))
 struct SignalValuesRaceTests {
-    /// Runs `body` on a thread of the global queue, off the cooperative pool, and returns
-    /// once it has returned.
-    static func onAnotherThread(_ body: @escaping @Sendable () -> Void) async {
-        await withUnsafeContinuation { (done: UnsafeContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                body()
-                done.resume()
-            }
-        }
-    }
-
     /// Four threads send at once while a task takes the values: every value arrives, each
     /// sender's in the order it sent them.
     @Test(arguments: [SignalBufferingPolicy.unbounded, .oldest(1 << 20)])
@@ -31,7 +20,7 @@ struct SignalValuesRaceTests {
         let (signal, input) = Signal<Int>.pipe()
         let values = signal.values(buffering: policy)
         let sending = Task {
-            await Self.onAnotherThread {
+            await onAnotherThread {
                 DispatchQueue.concurrentPerform(iterations: senders) { sender in
                     for index in 0..<perSender { input.send(sender * perSender + index) }
                 }
@@ -63,7 +52,7 @@ struct SignalValuesRaceTests {
             let (signal, input) = Signal<Int>.pipe(onStop: { stops.increment() })
             let values = signal.values()
             let consumer = Task { await SignalValuesTests.drain(values).error }
-            async let sending: Void = Self.onAnotherThread {
+            async let sending: Void = onAnotherThread {
                 for value in 0..<8 { input.send(value) }
             }
             consumer.cancel()
@@ -79,15 +68,15 @@ struct SignalValuesRaceTests {
     /// is detached exactly once, and every value it kept is released.
     @Test func releaseRacingWithValuesDetachesOnceAndKeepsNothing() {
         let rounds = stressIterations(100_000, atLeast: 10_000)
-        let alive = Locked(0)
+        let live = Tracked.Live()
         var stopCounts: [Int: Int] = [:]
         for _ in 0..<rounds {
             let stops = Counter()
-            let (signal, input) = Signal<LiveValue>.pipe(onStop: { stops.increment() })
-            let held = Locked<SignalValues<LiveValue>?>(signal.values())
+            let (signal, input) = Signal<Tracked>.pipe(onStop: { stops.increment() })
+            let held = Locked<SignalValues<Tracked>?>(signal.values())
             DispatchQueue.concurrentPerform(iterations: 2) { index in
                 if index == 0 {
-                    for number in 0..<4 { input.send(LiveValue(number, alive)) }
+                    for number in 0..<4 { input.send(Tracked(number, live)) }
                 } else {
                     let values = held.withLock { $0.take() }
                     withExtendedLifetime(values) {}  // the last reference: released here
@@ -96,7 +85,7 @@ struct SignalValuesRaceTests {
             stopCounts[stops.count, default: 0] += 1
         }
         #expect(stopCounts == [1: rounds])
-        #expect(alive.withLock { $0 } == 0)
+        #expect(live.now == 0)
     }
 
     /// A value and the completion come from another thread while the task is about to
@@ -108,7 +97,7 @@ struct SignalValuesRaceTests {
         for round in 0..<rounds {
             let (signal, input) = Signal<Int>.pipe()
             let values = signal.values(buffering: round % 2 == 0 ? .unbounded : .newest(1))
-            async let sending: Void = Self.onAnotherThread {
+            async let sending: Void = onAnotherThread {
                 input.send(round)
                 input.sendCompleted()
             }

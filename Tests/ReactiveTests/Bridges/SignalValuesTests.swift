@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import FutureBridge
 import FutureBridgeInternals
 import TestSupport
@@ -97,6 +98,28 @@ struct SignalValuesTests {
         withExtendedLifetime(input) {}
     }
 
+    /// Cancelling a task suspended in `next()` resumes it at once, and the task itself
+    /// detaches (which stops the source here): not the runtime's cancellation handler, on
+    /// the thread that called `cancel()`.
+    @Test func cancellingASuspendedTaskDetachesOnTheTaskNotInsideCancel() async throws {
+        let stoppedOn = Promise<String?>()
+        let (signal, input) = Signal<Int>.pipe(onStop: { stoppedOn.succeed(Thread.current.name) })
+        let values = signal.values()
+        let consumer = Task { await Self.drain(values) }
+        while !values.reader.storage.state.withLock({ $0.isAwaiting }) { await Task.yield() }
+        let cancelled = Promise<Void>()
+        Thread.detachNewThread {
+            Thread.current.name = "canceller"
+            consumer.cancel()
+            cancelled.succeed()
+        }
+        _ = await cancelled.future.outcome
+        let result = await consumer.value
+        #expect(result.values.isEmpty && result.error == nil)
+        #expect(try await stoppedOn.future.value != "canceller")
+        withExtendedLifetime(input) {}
+    }
+
     /// The first value of `values`, through an iterator released on return.
     static func first<Value>(of values: SignalValues<Value>) async throws -> Value? {
         var iterator = values.makeAsyncIterator()
@@ -158,21 +181,21 @@ struct SignalValuesTests {
     /// stays at its smallest size, and every value is released once taken.
     @Test func aMillionValuesInStepKeepTheRingAtItsSmallestSize() async throws {
         let count = stressIterations(1_000_000, atLeast: 100_000)
-        let alive = Locked(0)
-        let (signal, input) = Signal<LiveValue>.pipe()
+        let live = Tracked.Live()
+        let (signal, input) = Signal<Tracked>.pipe()
         let values = signal.values()
-        input.send(LiveValue(0, alive))
+        input.send(Tracked(0, live))
         var expected = 0
         var largestRing = 0
         for try await value in values {
             if value.number != expected { break }
             expected += 1
             largestRing = max(largestRing, values.reader.storage.bufferCapacity)
-            if expected < count { input.send(LiveValue(expected, alive)) } else { input.sendCompleted() }
+            if expected < count { input.send(Tracked(expected, live)) } else { input.sendCompleted() }
         }
         #expect(expected == count)
-        #expect(largestRing <= RingBuffer<LiveValue>.retainedCapacity)
-        #expect(alive.withLock { $0 } == 0)
+        #expect(largestRing <= RingBuffer<Tracked>.retainedCapacity)
+        #expect(live.now == 0)
     }
 
     /// A million values sent at once from another thread while the loop takes them: they
@@ -209,31 +232,15 @@ struct SignalValuesTests {
     /// Values dropped by the policy, and values kept when the sequence is released, are
     /// released (after the lock, which the test cannot see, but released).
     @Test func droppedAndUntakenValuesAreReleased() {
-        let alive = Locked(0)
-        let (signal, input) = Signal<LiveValue>.pipe()
+        let live = Tracked.Live()
+        let (signal, input) = Signal<Tracked>.pipe()
         do {
             let values = signal.values(buffering: .newest(2))
-            for number in 0..<10 { input.send(LiveValue(number, alive)) }
-            #expect(alive.withLock { $0 } == 2)
+            for number in 0..<10 { input.send(Tracked(number, live)) }
+            #expect(live.now == 2)
             withExtendedLifetime(values) {}
         }
-        #expect(alive.withLock { $0 } == 0)
-    }
-}
-
-/// A value that counts how many of its kind are alive.
-final class LiveValue: Sendable {
-    let number: Int
-    let alive: Locked<Int>
-
-    init(_ number: Int, _ alive: Locked<Int>) {
-        self.number = number
-        self.alive = alive
-        alive.withLock { $0 += 1 }
-    }
-
-    deinit {
-        alive.withLock { $0 -= 1 }
+        #expect(live.now == 0)
     }
 }
 

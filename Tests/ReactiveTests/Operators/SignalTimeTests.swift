@@ -272,7 +272,7 @@ final class DetachesWhenReleased: Sendable {
         let sent = Promise<Int>()
         let observation = debounced.observeValues { _ = sent.succeed($0) }
         input.send(1)
-        input.send(2)  // cancels the task waiting for 1's second
+        input.send(2)  // moves the deadline; the one sleeper, started by 1, stays
         await clock.waitForSleepers(count: 1)
         clock.advance(by: .milliseconds(999))
         #expect(sent.future.peek() == nil)

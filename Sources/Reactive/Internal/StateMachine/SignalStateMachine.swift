@@ -94,6 +94,27 @@ struct SignalStateMachine<Value: Sendable>: Sendable {
         return observers.isEmpty
     }
 
+    /// What detaching an observer requires.
+    @usableFromInline
+    enum DetachAction {
+        /// Nothing: other observers remain, or the signal had ended.
+        case nothing
+        /// It was the last observer: send ``Signal/Event/interrupted``.
+        case interrupt
+        /// It was the last observer while the source's task holds the turn: the signal
+        /// ended here (no observer can attach in between to wait for the task); run the
+        /// source's stop, if any, now.
+        case stopSource(SignalSource<Value>.Stop?)
+    }
+
+    /// An observer leaves: ``observerDetached(_:)``, and what the signal then needs.
+    @inlinable
+    mutating func observerLeft(_ observer: SignalObserver<Value>) -> DetachAction {
+        guard observerDetached(observer) else { return .nothing }
+        guard sourceHoldsTurn else { return .interrupt }
+        return .stopSource(endWithoutObservers(.interrupted))
+    }
+
     /// The source started by ``AttachAction/startSource(_:)`` handed over what stops it;
     /// returns it if it must run now (the signal ended, or ``terminalQueued(_:)`` stopped
     /// the source, while it was starting).
@@ -146,16 +167,27 @@ struct SignalStateMachine<Value: Sendable>: Sendable {
             queued.append(event)
             return .queued
         }
-        var stop: SignalSource<Value>.Stop? = nil
-        if case .running(let running) = source { stop = running }
-        source = .stopped
-        if observers.isEmpty {
-            terminal = event
-            observersVersion += 1
-            return .stopSource(stop, queued: false)
-        }
+        if observers.isEmpty { return .stopSource(endWithoutObservers(event), queued: false) }
         queued.append(event)
-        return .stopSource(stop, queued: true)
+        return .stopSource(takeStop(), queued: true)
+    }
+
+    /// Ends the signal with `event`, which no observer is left to get; returns the
+    /// source's stop to run now, if it has handed it over.
+    @inlinable
+    mutating func endWithoutObservers(_ event: Event) -> SignalSource<Value>.Stop? {
+        terminal = event
+        observersVersion += 1
+        return takeStop()
+    }
+
+    /// Takes the source's stop out to run now; a source still starting gets it back from
+    /// ``sourceStarted(_:)``.
+    @inlinable
+    mutating func takeStop() -> SignalSource<Value>.Stop? {
+        defer { source = .stopped }
+        if case .running(let stop) = source { return stop }
+        return nil
     }
 
     /// The drainer moves on to the next queued event (the turn said there is one).
@@ -199,13 +231,9 @@ struct SignalStateMachine<Value: Sendable>: Sendable {
     @inlinable
     mutating func terminalEventReached(_ event: Event) -> Ending? {
         guard terminal == nil else { return nil }
-        terminal = event
-        var stop: SignalSource<Value>.Stop? = nil
-        if case .running(let running) = source { stop = running }
-        source = .stopped
         let ended = observers
         observers = []
-        observersVersion += 1
+        let stop = endWithoutObservers(event)
         return Ending(observers: ended, stop: stop, version: observersVersion)
     }
 }

@@ -25,6 +25,8 @@
 ///                        ▼                                              │ cancelled: resume with nil, detach
 ///                  [closing(end)] ──nextRequested, nothing kept──▶ [finished] ◀─┘
 ///                        (kept values go out first)                   (next returns nil)
+///  cancellationRequested (the runtime's handler): as cancelled, but the observation stays
+///    for the task's own cancelled, once it runs again
 ///  leftoversReturned (an iterator's batch, when it is released): kept again, in front
 ///  readerReleased, from any phase: ──▶ [finished], kept values handed back, detach
 /// ```
@@ -236,12 +238,29 @@ struct SignalValuesStateMachine<Value: Sendable, Waiter: Sendable>: Sendable {
         }
     }
 
+    /// Whether a task is suspended for the next value (for tests).
+    var isAwaiting: Bool {
+        if case .awaiting = phase { true } else { false }
+    }
+
     /// The consuming task was cancelled: it detaches, a suspended task resumes with
     /// `nil`, and values already kept still go out before the loop ends (as with
     /// `AsyncThrowingStream`). A signal that had ended keeps its end.
     @inlinable
     mutating func cancelled() -> EndAction {
         close(with: .success(nil))
+    }
+
+    /// The consuming task was cancelled, as the runtime's cancellation handler reports
+    /// it: it ends as ``cancelled()`` says, and a suspended task is handed back to resume
+    /// with `nil` at once, but the observation stays, for the task to detach once it runs
+    /// again (``cancelled()`` then hands it over). Detaching may stop the signal's source,
+    /// which is not code to run inside the handler, on the thread that cancelled.
+    @inlinable
+    mutating func cancellationRequested() -> Waiter? {
+        let observation = self.observation
+        defer { self.observation = observation }
+        return close(with: .success(nil)).resume?.waiter
     }
 
     /// The sequence and all its iterators are gone: nobody can take a value any more.
@@ -266,7 +285,8 @@ struct SignalValuesStateMachine<Value: Sendable, Waiter: Sendable>: Sendable {
             phase = .finished
             return EndAction(resume: (waiter, end), observation: observation.take())
         case .closing, .finished:
-            return EndAction(resume: nil, observation: nil)
+            // Not nil only after ``cancellationRequested()``.
+            return EndAction(resume: nil, observation: observation.take())
         }
     }
 }

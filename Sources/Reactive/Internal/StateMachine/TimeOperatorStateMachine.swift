@@ -70,6 +70,10 @@ struct TimeOperatorStateMachine<Value: Sendable, Timer: Sendable>: Sendable {
     /// The value waiting for the timer.
     @usableFromInline
     var held: Value?
+    // `runningTimerID`, `runningTimer` and `hasEnded` are three fields rather than one
+    // enum (idle, running with its handle, ended) on purpose: with the enum, a value
+    // through `debounce` measured 309 instructions instead of 236 (benchmark B10).
+
     /// The id of the timer that counts, while one runs.
     @usableFromInline
     var runningTimerID: Int?

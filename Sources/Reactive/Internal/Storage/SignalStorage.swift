@@ -71,17 +71,14 @@ struct SignalStorage<Value: Sendable>: Sendable {
     /// stopped at once: the task may be waiting for its sequence.
     func detach(_ observer: SignalObserver<Value>) {
         observer.detach()
-        let (wasLast, endedHere) = state.withLock {
-            state -> (Bool, SignalStateMachine<Value>.TerminalQueueAction?) in
+        let action = state.withLock { state in
             defer { deliveryList.publish(version: state.observersVersion) }
-            let wasLast = state.observerDetached(observer)
-            guard wasLast, state.sourceHoldsTurn else { return (wasLast, nil) }
-            return (true, state.terminalQueued(.interrupted))
+            return state.observerLeft(observer)
         }
-        if case .stopSource(let stop, queued: false)? = endedHere {
-            stop?()
-        } else if wasLast {
-            send(.interrupted)
+        switch action {
+        case .nothing: break
+        case .interrupt: send(.interrupted)
+        case .stopSource(let stop): stop?()
         }
     }
 

@@ -72,8 +72,8 @@ struct SignalValuesStorage<Value: Sendable>: Sendable {
 
     /// Suspends until a value arrives (returned) or the sequence ends (`nil`, or the
     /// signal's error), in the caller's isolation throughout, and resumes there. Task
-    /// cancellation detaches and resumes with `nil` (see
-    /// ``SignalValuesStateMachine/cancelled()``).
+    /// cancellation resumes it with `nil` (see
+    /// ``SignalValuesStateMachine/cancellationRequested()``); the caller then detaches.
     @inlinable
     nonisolated(nonsending) func suspend() async throws -> Value? {
         try await withTaskCancellationHandler {
@@ -88,7 +88,8 @@ struct SignalValuesStorage<Value: Sendable>: Sendable {
                 }
             }
         } onCancel: {
-            cancel()
+            // Only resumes the task: it detaches once it runs (`SignalValuesCursor`).
+            state.withLock { $0.cancellationRequested() }?.resume(returning: nil)
         }
     }
 
@@ -100,7 +101,7 @@ struct SignalValuesStorage<Value: Sendable>: Sendable {
                 + " make one sequence per consuming task")
     }
 
-    /// The consuming task was cancelled: detaches from the signal.
+    /// The consuming task saw that it was cancelled: detaches from the signal.
     @usableFromInline
     func cancel() {
         end(state.withLock { $0.cancelled() }, detaching: true)

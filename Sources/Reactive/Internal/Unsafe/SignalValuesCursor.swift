@@ -98,7 +98,10 @@ final class SignalValuesCursor<Value: Sendable> {
             return try end.get()
         case .suspend:
             lastTakeCount = 0
-            return try await reader.storage.suspend()
+            let value = try await reader.storage.suspend()
+            // Resumed by its cancellation: detach before the loop ends.
+            if value == nil && !hasSeenCancellation && Task.isCancelled { cancellationSeen() }
+            return value
         }
     }
 }

@@ -237,6 +237,38 @@ import Testing
         #expect(ending?.stop == nil)  // already handed out: a stop runs once
     }
 
+    @Test func theLastObserverLeavingInterruptsOrEndsTheSignalHereWhenTheSourceHoldsTheTurn() {
+        var plain = Self.runningMachine()
+        let first = Self.observer()
+        _ = plain.observerAttached(first)
+        _ = plain.observerAttached(Self.observer())
+        guard case .nothing = plain.observerLeft(first) else {
+            Issue.record("expected nothing while an observer remains")
+            return
+        }
+        guard case .interrupt = plain.observerLeft(plain.observers[0]) else {
+            Issue.record("expected the last observer to interrupt the signal")
+            return
+        }
+        #expect(!plain.isEnded)  // ended by the interruption, once delivered
+
+        let stops = Counter()
+        var holding = Self.machineWithSourceHoldingTurn(stops: stops)
+        let only = Self.observer()
+        _ = holding.observerAttached(only)
+        guard case .stopSource(let stop) = holding.observerLeft(only) else {
+            Issue.record("expected the signal to end here and the stop to come back")
+            return
+        }
+        stop?()
+        #expect(stops.count == 1)
+        #expect(holding.isEnded)
+        guard case .deliverTerminal(.interrupted) = holding.observerAttached(Self.observer()) else {
+            Issue.record("expected a later observer to get the interruption at once")
+            return
+        }
+    }
+
     /// A source still starting has not handed over its stop: it runs it once it has.
     @Test func aTerminalQueuedWhileTheHoldingSourceStartsStopsItOnceStarted() {
         var machine = Self.idleMachine()

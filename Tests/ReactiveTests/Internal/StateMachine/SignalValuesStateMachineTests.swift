@@ -250,6 +250,25 @@ import Testing
         #expect(Self.next(&machine) == "nil")
     }
 
+    /// The runtime's cancellation handler only gets the waiter back; the task, resumed,
+    /// gets the observation to detach from its own `cancelled()`.
+    @Test func aCancellationRequestResumesTheWaiterAndLeavesTheDetachingToTheTask() {
+        var machine = Self.machine()
+        _ = machine.waiterArrived(3)
+        #expect(machine.cancellationRequested() == 3)
+        #expect(machine.observation != nil)
+        #expect(Self.describe(machine.valueReceived(1)) == "none")  // after leaving: dropped
+        let action = machine.cancelled()
+        #expect(action.resume == nil && action.observation != nil)
+        #expect(machine.cancelled().observation == nil)  // detached once
+
+        var open = Self.machine()  // cancelled before it suspends: the next wait ends at once
+        #expect(open.cancellationRequested() == nil)
+        #expect(open.observation != nil)
+        #expect(Self.next(&open) == "nil")
+        #expect(open.cancelled().observation != nil)
+    }
+
     /// As with `AsyncThrowingStream`: a cancelled task still takes what was kept, then
     /// the loop ends without an error.
     @Test func cancellingKeepsTheValuesAlreadyKeptAndDropsLaterOnes() {
