@@ -246,7 +246,7 @@ struct AsyncFormPlanner {
                 [site.parameters[$0].name, site.parameters[$0].label].compactMap { $0 }
             })
         let documentation = composeDocumentation(
-            site, removing: removed, notes: handleNote.map { [$0.documentation] } ?? [],
+            site, removing: removed, notes: [handleNote?.documentation ?? Self.notStopped + "."],
             callouts: returnsAndThrows(site, shape: shape, scoped: false))
 
         let keptParameters = kept.map { site.parameters[$0] }
@@ -339,12 +339,20 @@ struct AsyncFormPlanner {
         let body = bridge(site, value: output, promise: promise, lines: &callLines)
 
         let received = argumentType.map { "with the `\(text($0))` it receives (which may not leave the callback)" }
+        // The handler calls the body where the original calls it: on its own thread, or on
+        // the global actor of the handler's type.
+        let runsWhere =
+            closure.attributes.first { $0.hasSuffix("Actor") }.map {
+                "It runs on `\($0)`, where `\(site.selectorText)` calls its handler"
+            } ?? "It runs on the thread where `\(site.selectorText)` calls its handler, not in the caller's isolation"
+
         let documentation = composeDocumentation(
             site, removing: Set([parameter.name, parameter.label].compactMap { $0 }),
-            notes: handleNote.map { [$0.documentation] } ?? [],
+            notes: [handleNote?.documentation ?? Self.notStopped + "."],
             callouts: [
                 "- Parameter \(parameter.name): Runs inside the callback" + (received.map { ", " + $0 } ?? "")
-                    + ". What it returns is returned; what it throws is thrown."
+                    + ". What it returns is returned; what it throws is thrown. " + runsWhere
+                    + ", and it may run after the awaiting task is cancelled (what it returns is then dropped)."
             ] + returnsAndThrows(site, shape: shape, scoped: true))
 
         var parameters = site.parameters.map(\.declaration)
@@ -397,7 +405,8 @@ struct AsyncFormPlanner {
         var discardsResult: Bool
         /// A `URLSessionTask`: it starts suspended, so the form resumes it.
         var resumes: Bool
-        /// Kept in `UncheckedCancelHandle` to cross into a `@Sendable` closure.
+        /// Kept in `UncheckedCancelHandle` to cross into the closure that cancels it (a stream's
+        /// `@Sendable` `onTermination`, or the `sending` closure given to `cancelOnRequest`).
         var unchecked: Bool
         /// The owner stops it (`startListening` is stopped by `self.stopListening()`): nothing
         /// returned is kept.
@@ -411,8 +420,9 @@ struct AsyncFormPlanner {
     }
 
     /// `startListening(…)` on a `Sendable` owner that has `stopListening()` (or `start` and
-    /// `stop()`): the owner's own method stops what the function started.
-    func pairedStop(_ site: FunctionSite) -> Stopper? {
+    /// `stop()`): the owner's own method stops what the function started. A failure when
+    /// the stop method cannot be called from a closure that is not isolated.
+    func pairedStop(_ site: FunctionSite) -> Result<Stopper, StopProblem>? {
         guard !site.isStatic, site.name.hasPrefix("start"), let owner = site.context.ownerName,
             let info = site.ownerInfo, index.isSendable(info)
         else { return nil }
@@ -420,20 +430,25 @@ struct AsyncFormPlanner {
         for candidate in index.selfAndSupertypes(owner) {
             guard let entry = index.entries(owner: candidate, name: name, labels: []).first(where: { !$0.isStatic })
             else { continue }
-            return Stopper(
-                typeName: SourceIndex.lastComponent(owner), method: name, discardsResult: entry.returnsValue,
-                resumes: false, unchecked: false, onSelf: true)
+            let typeName = SourceIndex.lastComponent(owner)
+            if let isolation = index.callIsolation(of: entry.isolation, owner: owner) {
+                return .failure(.isolated("\(typeName).\(name)()", isolation))
+            }
+            return .success(
+                Stopper(
+                    typeName: typeName, method: name, discardsResult: entry.returnsValue, resumes: false,
+                    unchecked: false, onSelf: true))
         }
         return nil
     }
 
     /// How to stop the operation through what the function returns, or why it cannot.
     func stopper(_ site: FunctionSite) -> Result<Stopper, StopProblem>? {
-        guard let returnType = site.returnType else { return pairedStop(site).map { .success($0) } }
+        guard let returnType = site.returnType else { return pairedStop(site) }
         let handle = index.handle(returnType, owner: site.context.ownerName)
         switch handle {
         case .unknown, .noCancel, .value:
-            if let paired = pairedStop(site) { return .success(paired) }
+            if let paired = pairedStop(site) { return paired }
         default:
             break
         }
@@ -453,6 +468,8 @@ struct AsyncFormPlanner {
             return .failure(.workItem)
         case .notSendable(let name, let method):
             return .failure(.notSendable(name, method))
+        case .isolated(let name, let method, let isolation):
+            return .failure(.isolated("\(name).\(method.name)()", isolation))
         case .unknown(let name):
             return .failure(.unknown(name))
         case .noCancel(let name):
@@ -467,10 +484,17 @@ struct AsyncFormPlanner {
         case workItem
         /// The handle's type, and the method that would stop it.
         case notSendable(String, SourceIndex.CancelMethod)
+        /// The stop method (`Type.method()`), which a closure that is not isolated cannot call.
+        case isolated(String, SourceIndex.CallIsolation)
         case unknown(String)
         case noCancel(String)
         case value(String)
     }
+
+    /// What a form's documentation says when nothing stops the operation (completed with
+    /// the reason, or a period).
+    static let notStopped =
+        "Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then dropped"
 
     /// The call, and what to do with what it returns: wire a cancel handle to the
     /// promise's cancel requests, or discard a value.
@@ -498,7 +522,8 @@ struct AsyncFormPlanner {
             return rendered("let \(cancellable) = ") + ["let \(name) = UncheckedCancelHandle(\(cancellable))"]
         }
         func discarded(_ comment: String) -> [String] {
-            ["// " + comment] + rendered("_ = ")
+            // (A paired `stop…()` that cannot be called leaves a call that returns nothing.)
+            ["// " + comment] + rendered(site.returnType != nil ? "_ = " : "")
         }
         /// The call with its result discarded, and notes that say why it does not cancel.
         func notCancelled(comment: String, why: String, report: String, unresolved: String? = nil)
@@ -507,7 +532,7 @@ struct AsyncFormPlanner {
             (
                 discarded("Not cancelled: " + comment),
                 HandleNote(
-                    documentation: "Cancelling the awaiting task ends the wait but does not stop the operation" + why,
+                    documentation: Self.notStopped + why,
                     report: report + ": not cancelled", cancels: false, unresolved: unresolved),
                 false
             )
@@ -571,6 +596,10 @@ struct AsyncFormPlanner {
             return notCancelled(
                 comment: "`\(name)` has \(method.name)() but is not Sendable.",
                 why: ": the `\(name)` that \(returned) is not `Sendable`.", report: "`\(name)` not Sendable")
+        case .failure(.isolated(let method, let isolation)):
+            let explained = isolation.explained(method, from: "the cancel handler")
+            return notCancelled(
+                comment: explained + ".", why: ": " + explained + ".", report: "`\(method)` \(isolation.short)")
         case .failure(.unknown(let name)):
             return notCancelled(
                 comment: "`\(name)` is not known to have cancel().",

@@ -15,8 +15,10 @@ struct FileEmitter {
         if members.contains(where: \.needsUncheckedHandle) {
             lines += [
                 "",
-                "/// Carries a Combine cancel handle into FutureBridge's `@Sendable` cancel handler:",
-                "/// `cancel()` may be called from any thread, but not every SDK marks the handle `Sendable`.",
+                "/// Carries a Combine cancel handle into the closure that cancels it: a stream's `@Sendable`",
+                "/// `onTermination`, or the `sending` closure given to `cancelOnRequest`, which FutureBridge",
+                "/// runs in the caller's isolation. `cancel()` may be called from any thread, but not every",
+                "/// SDK marks the handle `Sendable`.",
                 "private struct UncheckedCancelHandle<Handle>: @unchecked Sendable {",
                 "    let value: Handle",
                 "    init(_ value: Handle) { self.value = value }",

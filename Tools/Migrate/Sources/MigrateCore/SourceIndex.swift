@@ -50,6 +50,44 @@ final class SourceIndex {
         var returnsStream: Bool
         /// Returns something (not `Void`).
         var returnsValue: Bool
+        /// Whether a closure that is not isolated can call it synchronously.
+        var isolation = MethodIsolation()
+    }
+
+    /// What a method's declaration says about calling it synchronously from a closure that
+    /// is not isolated (a stream's `onTermination`, a promise's cancel handler).
+    struct MethodIsolation: Equatable {
+        var isAsync = false
+        var isNonisolated = false
+        /// The global actor of the method, or of the extension that declares it (`@MainActor`).
+        var globalActor: String?
+    }
+
+    /// Why a closure that is not isolated cannot call a method synchronously.
+    enum CallIsolation: Equatable {
+        case async
+        /// Isolated to this global actor (`@MainActor`).
+        case globalActor(String)
+        /// Isolated to this actor type.
+        case actor(String)
+
+        /// `method` (a `Type.method()` spelling) and why `closure` cannot call it.
+        func explained(_ method: String, from closure: String) -> String {
+            switch self {
+            case .async: return "`\(method)` is async, and \(closure) cannot await it"
+            case .globalActor(let actor): return "`\(method)` is isolated to `\(actor)`, and \(closure) is not"
+            case .actor(let name): return "`\(method)` is isolated to the actor `\(name)`, and \(closure) is not"
+            }
+        }
+
+        /// For the report: `async`, `isolated to @MainActor`.
+        var short: String {
+            switch self {
+            case .async: return "async"
+            case .globalActor(let actor): return "isolated to `\(actor)`"
+            case .actor(let name): return "isolated to the actor `\(name)`"
+            }
+        }
     }
 
     /// A method with no arguments that stops the operation an instance stands for.
@@ -57,6 +95,7 @@ final class SourceIndex {
         var name: String
         /// It returns something (`cancel() -> Self`): the call discards it.
         var returnsValue: Bool
+        var isolation = MethodIsolation()
 
         /// The names this tool takes as stopping an operation, by preference.
         static let names = ["cancel", "invalidate", "stop"]
@@ -158,6 +197,11 @@ final class SourceIndex {
                 $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class)
             }
             let returnType = node.signature.returnClause.map { text($0.type) }
+            let isolation = MethodIsolation(
+                isAsync: node.signature.effectSpecifiers?.asyncSpecifier != nil,
+                isNonisolated: node.modifiers.contains { $0.name.tokenKind == .keyword(.nonisolated) },
+                globalActor: globalActorAttribute(node.attributes)
+                    ?? context.owner.flatMap { $0.kind == .extension ? globalActorAttribute($0.attributes) : nil })
             let entry = FunctionEntry(
                 labels: parameters.map(\.label),
                 defaulted: parameters.map(\.hasDefault),
@@ -167,13 +211,13 @@ final class SourceIndex {
                 hasHandler: parameters.last.map { ClosureType($0.type, aliases: { _ in nil })?.returnsVoid ?? false }
                     ?? false,
                 returnsStream: returnType.map(Self.namesStream) ?? false,
-                returnsValue: node.signature.returnClause.map { !TypeText.isVoid($0.type) } ?? false)
+                returnsValue: node.signature.returnClause.map { !TypeText.isVoid($0.type) } ?? false,
+                isolation: isolation)
             functions[key, default: []].append(entry)
             functionsByName[owner + "|" + node.name.text, default: []].append(entry)
             if CancelMethod.names.contains(node.name.text), parameters.isEmpty, !isStatic, !owner.isEmpty {
                 let method = CancelMethod(
-                    name: node.name.text,
-                    returnsValue: node.signature.returnClause.map { !TypeText.isVoid($0.type) } ?? false)
+                    name: node.name.text, returnsValue: entry.returnsValue, isolation: isolation)
                 if let existing = pendingCancel[owner],
                     CancelMethod.names.firstIndex(of: existing.name)! <= CancelMethod.names.firstIndex(of: method.name)!
                 {
@@ -411,6 +455,20 @@ final class SourceIndex {
         }
     }
 
+    /// Why a closure that is not isolated cannot call `method` of `owner` synchronously: the
+    /// method is async, or isolated to an actor (its own global actor, the actor `owner` is,
+    /// or the global actor of `owner` or of a type it inherits from). nil when it can.
+    /// (Such a type is `Sendable`, yet its methods are not callable from any thread.)
+    func callIsolation(of method: MethodIsolation, owner: String) -> CallIsolation? {
+        if method.isAsync { return .async }
+        if method.isNonisolated { return nil }
+        if let actor = method.globalActor { return .globalActor(actor) }
+        guard let info = typeInfo(owner) else { return nil }
+        if info.kind == .actor { return .actor(Self.lastComponent(info.name)) }
+        let inherited = allConformances(of: owner).lazy.compactMap { self.typeInfo($0)?.globalActor }.first
+        return (info.globalActor ?? inherited).map { .globalActor($0) }
+    }
+
     private func conformsToSendable(_ info: TypeInfo, visited: Set<String>) -> Bool {
         for inherited in info.inherited {
             let name = Self.lastComponent(inherited.replacingOccurrences(of: "@unchecked ", with: ""))
@@ -446,6 +504,9 @@ final class SourceIndex {
         case uncheckedCancellable(String)
         /// Declared in the sources with `cancel()`, but not `Sendable`.
         case notSendable(String, CancelMethod)
+        /// Declared in the sources with `cancel()`, which a closure that is not isolated
+        /// cannot call: an actor's, a global actor's, or async.
+        case isolated(String, CancelMethod, CallIsolation)
         /// Known (from the sources or a symbol graph) to have no `cancel()`, `invalidate()`
         /// or `stop()`.
         case noCancel(String)
@@ -489,6 +550,9 @@ final class SourceIndex {
             // Its own method, or one it inherits from a superclass or a protocol.
             let supertypes = allConformances(of: name)
             if let method = info.cancelMethod ?? supertypes.lazy.compactMap({ self.typeInfo($0)?.cancelMethod }).first {
+                if let isolation = callIsolation(of: method.isolation, owner: name) {
+                    return .isolated(name, method, isolation)
+                }
                 return isSendable(info) ? .cancellable(name, method) : .notSendable(name, method)
             }
             // A subclass of a known handle: `class UploadTask: URLSessionUploadTask`.

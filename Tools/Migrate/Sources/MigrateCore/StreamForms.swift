@@ -24,7 +24,14 @@ extension AsyncFormPlanner {
             return .skipped(
                 .eventHandler, reason + "; nothing it returns (and no `stop…()` of its owner) stops the handler")
         }
-        guard case .success(let stopper) = stop else {
+        let stopper: Stopper
+        switch stop {
+        case .success(let found):
+            stopper = found
+        case .failure(.isolated(let method, let isolation)):
+            // The stream's end (`onTermination`) is `@Sendable` and runs on any thread.
+            return .skipped(.eventHandler, reason + "; " + isolation.explained(method, from: "the stream's end"))
+        case .failure:
             return .skipped(
                 .eventHandler,
                 reason + "; `\(site.returnType.map { text($0) } ?? "")` does not stop the handler from any thread")
@@ -44,9 +51,12 @@ extension AsyncFormPlanner {
         kept: [Int], stop: Stopper
     ) -> GeneratedMember {
         let continuation = site.freshName("continuation")
-        let handle = site.freshName(stop.resumes ? "task" : "handle", avoiding: [continuation])
+        let stream = site.freshName("stream", avoiding: [continuation])
+        let handle = site.freshName(stop.resumes ? "task" : "handle", avoiding: [continuation, stream])
         var closure = yieldingClosure(site, shape: shape, continuation: continuation)
         var arguments: [String] = []
+        // Made before the call: the error handler, when it comes before the values' handler.
+        var prelude: [String] = []
         for (offset, parameter) in site.parameters.enumerated() where offset != handler {
             let label = parameter.label.map { "\($0): " } ?? ""
             if offset == errorHandler {
@@ -58,7 +68,13 @@ extension AsyncFormPlanner {
                         .init(HandlerClosure(parameters: [error], body: ["\(continuation).finish(throwing: \(error))"]))
                     )
                 } else {
-                    arguments.append(label + "{ \(continuation).finish(throwing: $0) }")
+                    // A local, not a closure argument before a trailing closure (which
+                    // swift-format's OnlyOneTrailingClosureArgument rejects).
+                    let finish = site.freshName("finish", avoiding: [continuation, stream, handle])
+                    let error = handlerType(parameter)?.parameters.first.map { text($0) } ?? "any Error"
+                    prelude.append(
+                        "let \(finish): @Sendable (\(error)) -> Void = { \(continuation).finish(throwing: $0) }")
+                    arguments.append(label + finish)
                 }
                 continue
             }
@@ -72,22 +88,25 @@ extension AsyncFormPlanner {
         var callLines: [String]
         if stop.onSelf {
             call.prefix = site.returnType != nil ? "_ = " : ""
-            callLines = call.lines(indent: site.memberIndent + 8)
+            callLines = call.lines(indent: site.memberIndent + 4)
         } else if stop.unchecked {
-            let cancellable = site.freshName("cancellable", avoiding: [continuation, handle])
+            let cancellable = site.freshName("cancellable", avoiding: [continuation, stream, handle])
             call.prefix = "let \(cancellable) = "
-            callLines = call.lines(indent: site.memberIndent + 8)
+            callLines = call.lines(indent: site.memberIndent + 4)
             callLines.append("let \(handle) = UncheckedCancelHandle(\(cancellable))")
         } else {
             call.prefix = "let \(handle) = "
-            callLines = call.lines(indent: site.memberIndent + 8)
+            callLines = call.lines(indent: site.memberIndent + 4)
         }
         let optional = site.returnType.map { TypeText.optionalWrapped($0) != nil } ?? false
         let chain = optional ? "?" : ""
-        var body = ["AsyncThrowingStream { \(continuation) in"] + callLines.map { "    " + $0 }
-        body.append("    \(continuation).onTermination = { _ in \(stop.call(handle, chain: chain)) }")
-        if stop.resumes { body.append("    \(handle)\(chain).resume()  // URLSession tasks start suspended.") }
-        body.append("}")
+        let elementText = text(element)
+        // Made before the call, which may throw: a stream's builder closure cannot.
+        var body = ["let (\(stream), \(continuation)) = AsyncThrowingStream<\(elementText), any Error>.makeStream()"]
+        body += prelude + callLines
+        body.append("\(continuation).onTermination = { _ in \(stop.call(handle, chain: chain)) }")
+        if stop.resumes { body.append("\(handle)\(chain).resume()  // URLSession tasks start suspended.") }
+        body.append("return \(stream)")
 
         let stops =
             stop.onSelf
@@ -115,7 +134,6 @@ extension AsyncFormPlanner {
                 "- Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet."
             ])
         let keptParameters = kept.map { site.parameters[$0] }
-        let elementText = text(element)
         let declaration = DeclarationText(
             documentation: documentation,
             attributes: site.carriedAttributes,

@@ -14,6 +14,9 @@ extension LegacyStore {
     ///
     /// Fetches a user.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Parameters:
     ///   - id: The user's identifier.
     /// - Returns: The value the handler receives.
@@ -29,6 +32,9 @@ extension LegacyStore {
     ///
     /// Loads a name.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Parameter id: The identifier.
     /// - Returns: The value the handler receives.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
@@ -43,6 +49,9 @@ extension LegacyStore {
     ///
     /// Reads a value, Node style: the error comes first.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Returns: The value the handler receives.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
     ///   `AbandonedPromiseError` when the handler is released without being called.
@@ -56,6 +65,9 @@ extension LegacyStore {
     ///
     /// Saves text.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
     ///   `AbandonedPromiseError` when the handler is released without being called.
     public nonisolated(nonsending) func save(_ text: String) async throws {
@@ -67,6 +79,9 @@ extension LegacyStore {
     /// Async form of `count(completion:)`.
     ///
     /// Counts the records; cannot fail.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
     ///
     /// - Returns: The value the handler receives.
     /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
@@ -81,6 +96,9 @@ extension LegacyStore {
     ///
     /// Pings the store; cannot fail.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
     ///   handler is released without being called.
     public nonisolated(nonsending) func ping() async throws {
@@ -92,6 +110,9 @@ extension LegacyStore {
     /// Async form of `login(user:success:failure:)`.
     ///
     /// Logs in with a success handler and a failure handler.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
     ///
     /// - Returns: The value the handler receives.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
@@ -106,6 +127,9 @@ extension LegacyStore {
     ///
     /// Looks a word up: two optional values and an optional error.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Returns: The value the handler receives.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
     ///   `AbandonedPromiseError` when the handler is released without being called.
@@ -119,6 +143,9 @@ extension LegacyStore {
     ///
     /// Validates text: always a value, and maybe an error.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Returns: The value the handler receives.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
     ///   `AbandonedPromiseError` when the handler is released without being called.
@@ -131,6 +158,9 @@ extension LegacyStore {
     /// Async form of `decode(_:from:completion:)`.
     ///
     /// Decodes a value of any `Decodable` type.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
     ///
     /// - Parameters:
     ///   - type: The type to decode.
@@ -151,6 +181,9 @@ extension LegacyStore {
     ///
     /// Makes a store, from a type method.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Returns: The value the handler receives.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
     ///   `AbandonedPromiseError` when the handler is released without being called.
@@ -163,6 +196,9 @@ extension LegacyStore {
     /// Async form of `archive(completion:)`.
     ///
     /// Archives the store (an API with availability).
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
     ///
     /// - Returns: The value the handler receives.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
@@ -178,6 +214,9 @@ extension LegacyStore {
     ///
     /// Exports the store; throws before starting when `path` is empty.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
     ///   `AbandonedPromiseError` when the handler is released without being called.
     public nonisolated(nonsending) func export(to path: String) async throws {
@@ -189,6 +228,9 @@ extension LegacyStore {
     /// Async form of `total(completion:)`.
     ///
     /// Totals the records (the handler type is a type alias).
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
     ///
     /// - Returns: The value the handler receives.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
@@ -270,6 +312,9 @@ extension LegacyStore {
     ///
     /// Enqueues work; returns its position in the queue.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
     ///   handler is released without being called.
     public nonisolated(nonsending) func enqueue() async throws {
@@ -283,8 +328,8 @@ extension LegacyStore {
     ///
     /// Refreshes; returns a `Timer`, which this tool does not know as a cancel handle.
     ///
-    /// Cancelling the awaiting task ends the wait but does not stop the operation (the `Timer` that
-    /// `refresh(completion:)` returns is not known to be a cancel handle).
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped (the `Timer` that `refresh(completion:)` returns is not known to be a cancel handle).
     ///
     /// - Returns: The value the handler receives.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
@@ -300,8 +345,13 @@ extension LegacyStore {
     ///
     /// Runs `body` with a connection that is valid only during the call.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Parameter body: Runs inside the callback, with the `Connection` it receives (which may not leave
-    ///   the callback). What it returns is returned; what it throws is thrown.
+    ///   the callback). What it returns is returned; what it throws is thrown. It runs on the thread where
+    ///   `withConnection(_:)` calls its handler, not in the caller's isolation, and it may run after the
+    ///   awaiting task is cancelled (what it returns is then dropped).
     /// - Returns: What the body returns.
     /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
     ///   handler is released without being called.
@@ -319,8 +369,13 @@ extension LegacyStore {
     ///
     /// Opens a connection: a `Result` of a value that cannot leave the callback.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Parameter handler: Runs inside the callback, with the `Connection` it receives (which may not
-    ///   leave the callback). What it returns is returned; what it throws is thrown.
+    ///   leave the callback). What it returns is returned; what it throws is thrown. It runs on the thread
+    ///   where `connect(_:)` calls its handler, not in the caller's isolation, and it may run after the
+    ///   awaiting task is cancelled (what it returns is then dropped).
     /// - Returns: What the body returns.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
     ///   `AbandonedPromiseError` when the handler is released without being called.
@@ -338,7 +393,12 @@ extension LegacyStore {
     ///
     /// Performs work on the store's queue.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Parameter work: Runs inside the callback. What it returns is returned; what it throws is thrown.
+    ///   It runs on the thread where `perform(_:)` calls its handler, not in the caller's isolation, and it
+    ///   may run after the awaiting task is cancelled (what it returns is then dropped).
     /// - Returns: What the body returns.
     /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
     ///   handler is released without being called.
@@ -358,6 +418,9 @@ extension Catalog.Shelf {
     ///
     /// Counts the books on the shelf.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Returns: The value the handler receives.
     /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
     ///   handler is released without being called.
@@ -372,6 +435,9 @@ extension Box {
     /// Async form of `open(completion:)`.
     ///
     /// Opens the box.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
     ///
     /// - Returns: The value the handler receives.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
@@ -388,6 +454,9 @@ extension RemoteCounter {
     ///
     /// Fetches the count.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Returns: The value the handler receives.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
     ///   `AbandonedPromiseError` when the handler is released without being called.
@@ -402,6 +471,9 @@ extension ViewModel {
     /// Async form of `reload(completion:)`.
     ///
     /// Refreshes the model.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
     ///
     /// - Returns: The value the handler receives.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
@@ -418,6 +490,9 @@ extension Counter {
     ///
     /// Adds to the counter and reports the new value.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Returns: The value the handler receives.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
     ///   `AbandonedPromiseError` when the handler is released without being called.
@@ -432,6 +507,9 @@ extension Counter {
     /// Async form of `legacyGreeting(for:completion:)`.
     ///
     /// A function at file scope, under a compilation condition.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
     ///
     /// - Returns: The value the handler receives.
     /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the

@@ -24,12 +24,12 @@ extension Request {
     ///
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func downloadProgress() -> AsyncThrowingStream<Double, any Error> {
-        AsyncThrowingStream { continuation in
-            let handle = downloadProgress(queue: DispatchQueue(label: "Request.downloadProgress")) { value in
-                continuation.yield(value)
-            }
-            continuation.onTermination = { _ in _ = handle.cancel() }
+        let (stream, continuation) = AsyncThrowingStream<Double, any Error>.makeStream()
+        let handle = downloadProgress(queue: DispatchQueue(label: "Request.downloadProgress")) { value in
+            continuation.yield(value)
         }
+        continuation.onTermination = { _ in _ = handle.cancel() }
+        return stream
     }
 }
 
@@ -75,6 +75,9 @@ extension RequestClient {
     ///
     /// A request whose parameter has the function's name: the form calls `self.task(_:)`.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Returns: The value the handler receives.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
     ///   `AbandonedPromiseError` when the handler is released without being called.
@@ -95,17 +98,41 @@ extension RequestClient {
     ///
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func observeStatus() -> AsyncThrowingStream<String, any Error> {
-        AsyncThrowingStream { continuation in
-            let handle = observeStatus { value in
-                continuation.yield(value)
-            }
-            continuation.onTermination = { _ in handle.invalidate() }
+        let (stream, continuation) = AsyncThrowingStream<String, any Error>.makeStream()
+        let handle = observeStatus { value in
+            continuation.yield(value)
         }
+        continuation.onTermination = { _ in handle.invalidate() }
+        return stream
+    }
+
+    /// Stream form of `observeChannel(_:_:)`: the values its handler receives, in order.
+    ///
+    /// Observes the feed of `channel`, which must exist: only `"status"` does here.
+    ///
+    /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task). Then
+    /// it calls `invalidate()` on the `StatusObservation` that `observeChannel(_:_:)` returns, which stops
+    /// the handler.
+    ///
+    /// - Parameters:
+    ///   - channel: The feed to observe.
+    /// - Throws: `RequestError` when the channel does not exist (no handler is registered).
+    /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
+    public func observeChannel(_ channel: String) throws -> AsyncThrowingStream<String, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<String, any Error>.makeStream()
+        let handle = try observeChannel(channel) { value in
+            continuation.yield(value)
+        }
+        continuation.onTermination = { _ in handle.invalidate() }
+        return stream
     }
 
     /// Async form of `makeDraft(title:completion:)`.
     ///
     /// Makes a draft of `title`, on a queue of the client's.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
     ///
     /// - Returns: The value the handler receives.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
@@ -128,12 +155,12 @@ extension ConnectionMonitor {
     ///
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func startMonitoring() -> AsyncThrowingStream<Result, any Error> {
-        AsyncThrowingStream { continuation in
-            _ = startMonitoring(onQueue: DispatchQueue(label: "ConnectionMonitor.startMonitoring")) { value in
-                continuation.yield(value)
-            }
-            continuation.onTermination = { _ in self.stopMonitoring() }
+        let (stream, continuation) = AsyncThrowingStream<Result, any Error>.makeStream()
+        _ = startMonitoring(onQueue: DispatchQueue(label: "ConnectionMonitor.startMonitoring")) { value in
+            continuation.yield(value)
         }
+        continuation.onTermination = { _ in self.stopMonitoring() }
+        return stream
     }
 }
 
@@ -142,8 +169,14 @@ extension Just {
     ///
     /// Gets `url`; calls `asyncCompletionHandler` with the result, if given.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Parameter asyncCompletionHandler: Runs inside the callback, with the `HTTPResult` it receives
-    ///   (which may not leave the callback). What it returns is returned; what it throws is thrown.
+    ///   (which may not leave the callback). What it returns is returned; what it throws is thrown. It runs
+    ///   on the thread where `get(_:session:asyncCompletionHandler:)` calls its handler, not in the
+    ///   caller's isolation, and it may run after the awaiting task is cancelled (what it returns is then
+    ///   dropped).
     /// - Returns: What the body returns.
     /// - Throws: The `error` of the value the handler receives; `CancellationError` when the awaiting task
     ///   is cancelled; `AbandonedPromiseError` when the handler is released without being called.

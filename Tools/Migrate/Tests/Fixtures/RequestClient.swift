@@ -3,10 +3,10 @@
 // (`-> Self`) with `cancel()` declared once in a base class, responses that carry their
 // own failure (`result: Result<T, E>`, or an optional `error`), generic type aliases,
 // callback-queue parameters defaulting to `.main`, progress and observation handlers
-// called many times, an SDK call with its own async form, a `start…`/`stop…` pair, a
-// nested type named `Result`, and functions that return FutureBridge futures. The tests
-// drive the async and stream forms futurebridge-migrate generated in
-// RequestClient+Async.swift against a loopback server.
+// called many times (one of them throwing), an SDK call with its own async form, a
+// `start…`/`stop…` pair, a nested type named `Result`, and functions that return
+// FutureBridge futures. The tests drive the async and stream forms futurebridge-migrate
+// generated in RequestClient+Async.swift against a loopback server.
 import Dispatch
 import Foundation
 import FutureBridge
@@ -217,6 +217,20 @@ public final class RequestClient: Sendable {
     /// - Returns: The observation; invalidate it to stop.
     public func observeStatus(_ handler: @escaping @Sendable (String) -> Void) -> StatusObservation {
         observers.add(handler)
+    }
+
+    /// Observes the feed of `channel`, which must exist: only `"status"` does here.
+    ///
+    /// - Parameters:
+    ///   - channel: The feed to observe.
+    ///   - handler: Receives each status.
+    /// - Returns: The observation; invalidate it to stop.
+    /// - Throws: `RequestError` when the channel does not exist (no handler is registered).
+    public func observeChannel(_ channel: String, _ handler: @escaping @Sendable (String) -> Void) throws
+        -> StatusObservation
+    {
+        guard channel == "status" else { throw RequestError("no channel \(channel)") }
+        return observers.add(handler)
     }
 
     /// Publishes a status to the observers, in order.

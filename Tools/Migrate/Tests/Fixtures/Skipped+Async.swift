@@ -17,6 +17,9 @@ extension SkippedAPI {
     ///
     /// Two overloads with the same async form: the first one gets it.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Returns: The value the handler receives.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
     ///   `AbandonedPromiseError` when the handler is released without being called.

@@ -42,11 +42,13 @@ struct GRDBTests {
             #expect(try await counts.next() == (["Ann", "Bob", "Cid"].firstIndex(of: name)! + 1))
         }
 
-        // The stream's end cancels the `AnyDatabaseCancellable`: GRDB stops observing, and
-        // lets go of the observer (and of the continuation it kept).
+        // The stream's end cancels the `AnyDatabaseCancellable`: GRDB stops observing (its
+        // `didCancel` event says so), and lets go of the observer (and of the continuation it kept).
         let (values, valuesContinuation) = AsyncStream<Int>.makeStream()
+        let (cancels, cancelsContinuation) = AsyncStream<Void>.makeStream()
+        let observed = observation.handleEvents(didCancel: { cancelsContinuation.yield() })
         let consumer = Task {
-            for try await count in observation.start(in: pool, scheduling: .async(onQueue: queue)) {
+            for try await count in observed.start(in: pool, scheduling: .async(onQueue: queue)) {
                 valuesContinuation.yield(count)
             }
         }
@@ -54,6 +56,9 @@ struct GRDBTests {
         #expect(await seen.next() == 3)
         consumer.cancel()
         try await consumer.value
+        // Only `handle.cancel()` in the stream's `onTermination` cancels the observation.
+        var cancelled = cancels.makeAsyncIterator()
+        #expect(await cancelled.next() != nil)
         // A write after the cancellation reaches no one: the consumer's loop has ended.
         try await pool.asyncWriteWithoutTransaction { db in
             try db.execute(sql: "INSERT INTO player (name) VALUES ('Dan')")

@@ -95,6 +95,26 @@ struct RequestClientTests {
         #expect(client.observerCount == 0)
     }
 
+    @Test("A throwing function's stream form throws what it throws; otherwise values in order, and its end invalidates")
+    func throwingStream() async throws {
+        #expect(throws: RequestError("no channel news")) { _ = try client.observeChannel("news") }
+        #expect(client.observerCount == 0)
+        var statuses = try client.observeChannel("status").makeAsyncIterator()
+        #expect(client.observerCount == 1)
+        client.publish("a")
+        client.publish("b")
+        #expect(try await statuses.next() == "a")
+        #expect(try await statuses.next() == "b")
+
+        let consumer = Task { [client] in
+            for try await _ in try client.observeChannel("status") {}
+        }
+        while client.observerCount < 2 { await Task.yield() }
+        consumer.cancel()
+        try await consumer.value
+        #expect(client.observerCount == 1)
+    }
+
     @Test("start…/stop…: the stream's end calls stopMonitoring(); a nested Result stays the monitor's")
     func startStopPair() async throws {
         let monitor = ConnectionMonitor()

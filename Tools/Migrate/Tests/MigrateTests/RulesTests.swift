@@ -6,8 +6,8 @@ import Testing
 /// that a careful engineer writing the wrappers by hand would get right.
 struct RuleCase: CustomTestStringConvertible, Sendable {
     enum Expectation: Sendable {
-        /// The function's form contains each of these texts.
-        case generated([String])
+        /// The function's form contains each of these texts (and none of `absent`).
+        case generated([String], absent: [String] = [])
         /// The function is skipped for this reason, with this in the detail.
         case skipped(SkipReason, String)
     }
@@ -152,8 +152,32 @@ struct RulesTests {
             function: "Query.start(onError:onChange:)",
             expectation: .generated([
                 "public func start() -> AsyncThrowingStream<Int, any Error> {",
-                "let handle = start(onError: { continuation.finish(throwing: $0) }) { value in",
+                "let finish: @Sendable (any Error) -> Void = { continuation.finish(throwing: $0) }",
+                "let handle = start(onError: finish) { value in",
+                "continuation.onTermination = { _ in handle.cancel() }",
             ])),
+        RuleCase(
+            name: "a throwing function's stream: made before the call, which throws out of the form",
+            source: """
+                public final class Token: Sendable { public func cancel() {} }
+                public final class Feed: Sendable {
+                    public func observe(_ handler: @escaping @Sendable (Int) -> Void) throws -> Token { Token() }
+                }
+                """,
+            function: "Feed.observe(_:)",
+            expectation: .generated(
+                [
+                    """
+                        public func observe() throws -> AsyncThrowingStream<Int, any Error> {
+                            let (stream, continuation) = AsyncThrowingStream<Int, any Error>.makeStream()
+                            let handle = try observe { value in
+                                continuation.yield(value)
+                            }
+                            continuation.onTermination = { _ in handle.cancel() }
+                            return stream
+                        }
+                    """
+                ], absent: ["AsyncThrowingStream {"])),
         RuleCase(
             name: "a handler the body keeps among listeners is multi-shot, whatever the names say",
             source: """
@@ -201,6 +225,79 @@ struct RulesTests {
             function: "Feed.fetch(completion:)",
             expectation: .generated(["public func fetch() -> AsyncThrowingStream<String, any Error> {"]),
             options: MigrationOptions(multiShot: ["fetch(completion:)"])),
+
+        // MARK: Isolated stoppers
+        RuleCase(
+            name: "a @MainActor start…/stop… pair: the stream's end cannot call stop…(), so no stream",
+            source: """
+                @MainActor public final class Monitor {
+                    public func startMonitoring(onUpdatePerforming handler: @escaping @Sendable (Int) -> Void) {}
+                    public func stopMonitoring() {}
+                }
+                """,
+            function: "Monitor.startMonitoring(onUpdatePerforming:)",
+            expectation: .skipped(
+                .eventHandler, "`Monitor.stopMonitoring()` is isolated to `@MainActor`, and the stream's end is not")),
+        RuleCase(
+            name: "a @MainActor start…/stop… pair of a one-shot function: not cancelled, and said so",
+            source: """
+                @MainActor public final class Loader {
+                    public func startLoading(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {}
+                    public func stopLoading() {}
+                }
+                """,
+            function: "Loader.startLoading(completion:)",
+            expectation: .generated(
+                [
+                    "// Not cancelled: `Loader.stopLoading()` is isolated to `@MainActor`, and the cancel handler is not.",
+                    "    public func startLoading() async throws -> Int {",
+                    "is not.\n            startLoading(completion: promise.resolve)\n",
+                ], absent: ["cancelOnRequest", "self.stopLoading()"])),
+        RuleCase(
+            name: "an actor's cancel(): not called from the cancel handler, and said so",
+            source: """
+                public actor Job { public func cancel() {} }
+                public final class API: Sendable {
+                    public func load(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) -> Job {
+                        fatalError()
+                    }
+                }
+                """,
+            function: "API.load(completion:)",
+            expectation: .generated(
+                ["// Not cancelled: `Job.cancel()` is isolated to the actor `Job`, and the cancel handler is not."],
+                absent: ["cancelOnRequest", "handle.cancel()"])),
+        RuleCase(
+            name: "an actor's cancel(): the stream's end cannot call it, so no stream",
+            source: """
+                public actor Subscription { public func cancel() {} }
+                public final class Feed: Sendable {
+                    public func observe(_ handler: @escaping @Sendable (Int) -> Void) -> Subscription { fatalError() }
+                }
+                """,
+            function: "Feed.observe(_:)",
+            expectation: .skipped(.eventHandler, "`Subscription.cancel()` is isolated to the actor `Subscription`")),
+        RuleCase(
+            name: "a nonisolated cancel() of a @MainActor handle is called from any thread",
+            source: """
+                @MainActor public final class Token { nonisolated public func cancel() {} }
+                public final class Feed: Sendable {
+                    public func observe(_ handler: @escaping @Sendable (Int) -> Void) -> Token { fatalError() }
+                }
+                """,
+            function: "Feed.observe(_:)",
+            expectation: .generated(["continuation.onTermination = { _ in handle.cancel() }"])),
+        RuleCase(
+            name: "an async stop…(): the stream's end cannot await it, so no stream",
+            source: """
+                public final class Sensor: Sendable {
+                    public func startReading(onUpdatePerforming handler: @escaping @Sendable (Double) -> Void) {}
+                    public func stopReading() async {}
+                }
+                """,
+            function: "Sensor.startReading(onUpdatePerforming:)",
+            expectation: .skipped(
+                .eventHandler, "`Sensor.stopReading()` is async, and the stream's end cannot await it")),
 
         // MARK: Existing calls
         RuleCase(
@@ -409,7 +506,7 @@ struct RulesTests {
             result.entries.first { $0.function == rule.function },
             "not considered:\n\(result.report(mode: .asyncForms))")
         switch rule.expectation {
-        case .generated(let texts):
+        case .generated(let texts, let absent):
             guard case .generated = entry.outcome else {
                 Issue.record("not generated: \(entry.description)")
                 return
@@ -417,6 +514,9 @@ struct RulesTests {
             let text = result.files.map(\.text).joined()
             for expected in texts {
                 #expect(text.contains(expected), "missing \(expected) in:\n\(text)")
+            }
+            for unexpected in absent {
+                #expect(!text.contains(unexpected), "unexpected \(unexpected) in:\n\(text)")
             }
         case .skipped(let reason, let detail):
             guard case .skipped(let actual, let actualDetail) = entry.outcome else {
@@ -448,6 +548,64 @@ struct RulesTests {
         #expect(text.contains("/// - warning: Keep this line."))
         #expect(text.contains("/// - Returns: The value the handler receives."))
         #expect(text.contains("/// - Throws: The error the handler receives;"))
+    }
+
+    @Test("Documentation: cancelling does not stop what nothing stops; a scoped body runs where the handler is called")
+    func cancellationDocumentation() throws {
+        // The handler of the sources' one function, and what its form's documentation says.
+        let cases = [
+            (
+                "completion: @escaping @Sendable (Result<Int, any Error>) -> Void",
+                "Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then dropped."
+            ),
+            (
+                "_ body: @escaping @Sendable (Connection) -> Void",
+                "It runs on the thread where `run(_:)` calls its handler, not in the caller's isolation, and it may "
+                    + "run after the awaiting task is cancelled (what it returns is then dropped)."
+            ),
+            (
+                "_ body: @escaping @MainActor (Connection) -> Void",
+                "It runs on `@MainActor`, where `run(_:)` calls its handler, and it may run after the awaiting task "
+                    + "is cancelled"
+            ),
+        ]
+        for (handler, expected) in cases {
+            let source = """
+                public final class Connection {}
+                public final class Store: Sendable {
+                    public func run(\(handler)) {}
+                }
+                """
+            let result = Migrator().migrate([SourceInput(path: "API.swift", text: source)])
+            let text = try #require(result.files.first?.text, "\(result.report(mode: .asyncForms))")
+            let documentation = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { $0.hasPrefix("///") }.map { $0.dropFirst(3).trimmingCharacters(in: .whitespaces) }
+                .joined(separator: " ")
+            #expect(documentation.contains(expected), "\(documentation)")
+        }
+    }
+
+    @Test("UncheckedCancelHandle's comment names the closures that cancel through it")
+    func uncheckedCancelHandle() throws {
+        let source = """
+            import Combine
+            public final class Feed: Sendable {
+                public func load(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) -> AnyCancellable {
+                    fatalError()
+                }
+                public func observe(_ handler: @escaping @Sendable (Int) -> Void) -> AnyCancellable { fatalError() }
+            }
+            """
+        let result = Migrator().migrate([SourceInput(path: "Feed.swift", text: source)])
+        let text = try #require(result.files.first?.text)
+        #expect(text.contains("promise.cancelOnRequest { handle.value.cancel() }"), "\(text)")
+        #expect(text.contains("continuation.onTermination = { _ in handle.value.cancel() }"), "\(text)")
+        let comment = text.split(separator: "\n").prefix { !$0.hasPrefix("private struct UncheckedCancelHandle") }
+            .reversed().prefix { $0.hasPrefix("///") }.reversed().map { $0.dropFirst(4) }.joined(separator: " ")
+        #expect(
+            comment.contains(
+                "a stream's `@Sendable` `onTermination`, or the `sending` closure given to `cancelOnRequest`, which "
+                    + "FutureBridge runs in the caller's isolation"), "\(comment)")
     }
 
     @Test("A value named after an acronym type reads as Swift names it (`httpConnection`, not `hTTPConnection`)")

@@ -52,8 +52,13 @@ extension DatabasePool {
     /// }
     /// ```
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Parameter value: Runs inside the callback, with the `Database` it receives (which may not leave
-    ///   the callback). What it returns is returned; what it throws is thrown.
+    ///   the callback). What it returns is returned; what it throws is thrown. It runs on the thread where
+    ///   `asyncConcurrentRead(_:)` calls its handler, not in the caller's isolation, and it may run after
+    ///   the awaiting task is cancelled (what it returns is then dropped).
     /// - Returns: What the body returns.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
     ///   `AbandonedPromiseError` when the handler is released without being called.

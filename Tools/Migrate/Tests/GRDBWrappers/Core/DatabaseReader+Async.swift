@@ -38,8 +38,13 @@ extension DatabaseReader {
     /// The database connection is read-only: attempts to write throw a
     /// ``DatabaseError`` with resultCode `SQLITE_READONLY`.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Parameter value: Runs inside the callback, with the `Database` it receives (which may not leave
-    ///   the callback). What it returns is returned; what it throws is thrown.
+    ///   the callback). What it returns is returned; what it throws is thrown. It runs on the thread where
+    ///   `asyncRead(_:)` calls its handler, not in the caller's isolation, and it may run after the
+    ///   awaiting task is cancelled (what it returns is then dropped).
     /// - Returns: What the body returns.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
     ///   `AbandonedPromiseError` when the handler is released without being called.
@@ -82,8 +87,14 @@ extension DatabaseReader {
     ///   other processes: two identical requests performed by the `value`
     ///   closure may not return the same value.
     /// - warning: Attempts to write in the database may succeed.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Parameter value: Runs inside the callback, with the `Database` it receives (which may not leave
-    ///   the callback). What it returns is returned; what it throws is thrown.
+    ///   the callback). What it returns is returned; what it throws is thrown. It runs on the thread where
+    ///   `asyncUnsafeRead(_:)` calls its handler, not in the caller's isolation, and it may run after the
+    ///   awaiting task is cancelled (what it returns is then dropped).
     /// - Returns: What the body returns.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
     ///   `AbandonedPromiseError` when the handler is released without being called.

@@ -50,8 +50,14 @@ extension DatabaseWriter {
     ///   closure may not return the same value. Concurrent database accesses
     ///   can see partial updates performed by the `updates` closure. See
     ///   <doc:Concurrency#Rule-2:-Mind-your-transactions> for more information.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Parameter updates: Runs inside the callback, with the `Database` it receives (which may not leave
-    ///   the callback). What it returns is returned; what it throws is thrown.
+    ///   the callback). What it returns is returned; what it throws is thrown. It runs on the thread where
+    ///   `asyncBarrierWriteWithoutTransaction(_:)` calls its handler, not in the caller's isolation, and it
+    ///   may run after the awaiting task is cancelled (what it returns is then dropped).
     /// - Returns: What the body returns.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
     ///   `AbandonedPromiseError` when the handler is released without being called.
@@ -95,8 +101,14 @@ extension DatabaseWriter {
     ///   closure may not return the same value. Concurrent database accesses
     ///   can see partial updates performed by the `updates` closure. See
     ///   <doc:Concurrency#Rule-2:-Mind-your-transactions> for more information.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Parameter updates: Runs inside the callback, with the `Database` it receives (which may not leave
-    ///   the callback). What it returns is returned; what it throws is thrown.
+    ///   the callback). What it returns is returned; what it throws is thrown. It runs on the thread where
+    ///   `asyncWriteWithoutTransaction(_:)` calls its handler, not in the caller's isolation, and it may
+    ///   run after the awaiting task is cancelled (what it returns is then dropped).
     /// - Returns: What the body returns.
     /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
     ///   handler is released without being called.
@@ -151,8 +163,14 @@ extension DatabaseWriter {
     /// - important: The database operations are executed immediately,
     ///   or asynchronously, depending on the actual class
     ///   of `DatabaseWriter`.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Parameter value: Runs inside the callback, with the `Database` it receives (which may not leave
-    ///   the callback). What it returns is returned; what it throws is thrown.
+    ///   the callback). What it returns is returned; what it throws is thrown. It runs on the thread where
+    ///   `spawnConcurrentRead(_:)` calls its handler, not in the caller's isolation, and it may run after
+    ///   the awaiting task is cancelled (what it returns is then dropped).
     /// - Returns: What the body returns.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
     ///   `AbandonedPromiseError` when the handler is released without being called.

@@ -17,9 +17,14 @@ extension DatabaseMigrator {
     ///
     /// Schedules unapplied migrations for execution, and returns immediately.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - parameter writer: A DatabaseWriter.
     /// - Parameter completion: Runs inside the callback, with the `Database` it receives (which may not
-    ///   leave the callback). What it returns is returned; what it throws is thrown.
+    ///   leave the callback). What it returns is returned; what it throws is thrown. It runs on the thread
+    ///   where `asyncMigrate(_:completion:)` calls its handler, not in the caller's isolation, and it may
+    ///   run after the awaiting task is cancelled (what it returns is then dropped).
     /// - Returns: What the body returns.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
     ///   `AbandonedPromiseError` when the handler is released without being called.

@@ -37,11 +37,12 @@ extension SharedValueObservation {
     ///
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func start() -> AsyncThrowingStream<Element, any Error> {
-        AsyncThrowingStream { continuation in
-            let handle = start(onError: { continuation.finish(throwing: $0) }) { value in
-                continuation.yield(value)
-            }
-            continuation.onTermination = { _ in handle.cancel() }
+        let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
+        let finish: @Sendable (Error) -> Void = { continuation.finish(throwing: $0) }
+        let handle = start(onError: finish) { value in
+            continuation.yield(value)
         }
+        continuation.onTermination = { _ in handle.cancel() }
+        return stream
     }
 }

@@ -50,14 +50,13 @@ extension ValueObservation {
         in reader: any DatabaseReader,
         scheduling scheduler: some ValueObservationScheduler
     ) -> AsyncThrowingStream<Reducer.Value, any Error> where Reducer: ValueReducer, Reducer.Value: Sendable {
-        AsyncThrowingStream { continuation in
-            let handle = start(
-                in: reader, scheduling: scheduler, onError: { continuation.finish(throwing: $0) }
-            ) { value in
-                continuation.yield(value)
-            }
-            continuation.onTermination = { _ in handle.cancel() }
+        let (stream, continuation) = AsyncThrowingStream<Reducer.Value, any Error>.makeStream()
+        let finish: @Sendable (Error) -> Void = { continuation.finish(throwing: $0) }
+        let handle = start(in: reader, scheduling: scheduler, onError: finish) { value in
+            continuation.yield(value)
         }
+        continuation.onTermination = { _ in handle.cancel() }
+        return stream
     }
 
     /// Stream form of `start(in:scheduling:onError:onChange:)`: the values its handler receives, in order.
@@ -110,13 +109,12 @@ extension ValueObservation {
         in reader: any DatabaseReader,
         scheduling scheduler: some ValueObservationMainActorScheduler = .mainActor
     ) -> AsyncThrowingStream<Reducer.Value, any Error> where Reducer: ValueReducer, Reducer.Value: Sendable {
-        AsyncThrowingStream { continuation in
-            let handle = start(
-                in: reader, scheduling: scheduler, onError: { continuation.finish(throwing: $0) }
-            ) { value in
-                continuation.yield(value)
-            }
-            continuation.onTermination = { _ in handle.cancel() }
+        let (stream, continuation) = AsyncThrowingStream<Reducer.Value, any Error>.makeStream()
+        let finish: @Sendable (Error) -> Void = { continuation.finish(throwing: $0) }
+        let handle = start(in: reader, scheduling: scheduler, onError: finish) { value in
+            continuation.yield(value)
         }
+        continuation.onTermination = { _ in handle.cancel() }
+        return stream
     }
 }

@@ -13,7 +13,12 @@ import GRDB
 extension ValueObservationScheduler {
     /// Async form of `schedule(_:)`.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Parameter action: Runs inside the callback. What it returns is returned; what it throws is thrown.
+    ///   It runs on the thread where `schedule(_:)` calls its handler, not in the caller's isolation, and
+    ///   it may run after the awaiting task is cancelled (what it returns is then dropped).
     /// - Returns: What the body returns.
     /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
     ///   handler is released without being called.
@@ -31,7 +36,12 @@ extension ValueObservationScheduler {
 extension ValueObservationMainActorScheduler {
     /// Async form of `scheduleOnMainActor(_:)`.
     ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
     /// - Parameter action: Runs inside the callback. What it returns is returned; what it throws is thrown.
+    ///   It runs on `@MainActor`, where `scheduleOnMainActor(_:)` calls its handler, and it may run after
+    ///   the awaiting task is cancelled (what it returns is then dropped).
     /// - Returns: What the body returns.
     /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
     ///   handler is released without being called.
