@@ -105,6 +105,7 @@ struct SignalFromSequenceTests {
         for _ in 0..<stressIterations(300, atLeast: 30) {
             let (stream, continuation) = AsyncStream<Int>.makeStream()
             let signal = Signal(stream)
+            let handles = Recorder<Locked<SignalObservation?>>()
             let anchorValues = Recorder<Int>()
             let anchorEnded = Promise<Void>()
             let anchor = signal.observe { event in
@@ -120,13 +121,17 @@ struct SignalFromSequenceTests {
                     let handle = Locked<SignalObservation?>(nil)
                     let visitor = signal.observeValues { value in
                         values.append(value)
-                        if values.all.count == 10 { handle.withLock { $0 }?.detach() }
+                        if values.all.count == 10 { handle.withLock { $0.take() }?.detach() }
                     }
                     handle.withLock { $0 = visitor }
+                    handles.append(handle)
                     runs.append(values)
                 }
             }
             _ = await anchorEnded.future.outcome
+            // The handler holds its handle, which holds the handler: let go of the ones
+            // that did not leave by themselves.
+            for handle in handles.all { handle.withLock { $0 = nil } }
             #expect(anchorValues.all == Array(0..<count))
             anchor.detach()
         }
