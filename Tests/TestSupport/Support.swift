@@ -1,36 +1,44 @@
 import Foundation
 import FutureBridge
 import FutureBridgeInternals
+import Testing
 
-/// Iteration counts for stress tests: the full count normally; divided by
-/// `FUTUREBRIDGE_STRESS_DIVISOR` when it is set (`.ci/run` sets it for the sanitizer
-/// runs), else by 10 in a process built with ThreadSanitizer or AddressSanitizer (so
-/// that `swift test --sanitize=thread` as written passes: at full size the stress tests
-/// starve the cooperative pool there and run out of their time limits), but never below
-/// `minimum`. Race tests pass 100,000 with a minimum of 10,000: ThreadSanitizer was
-/// measured here to miss a real race at 1,000 iterations and to catch it every time at
-/// 100,000.
+/// Iteration counts for stress tests: a tenth of `full` (never below `minimum`) unless
+/// `FUTUREBRIDGE_STRESS_DIVISOR` says otherwise; `FUTUREBRIDGE_STRESS_DIVISOR=1` runs the
+/// full count.
+///
+/// `swift test` runs every test at once, on as many threads as the machine has cores (two
+/// here). A stress test that hands values or rounds from one thread to another takes its
+/// count times the time the scheduler needs to give the other thread a core, and with the
+/// rest of the suite on the same cores that time is long: at full size such tests ran out
+/// of their time limits. So the suite runs a tenth, which still proves what each test
+/// checks, and `.ci/run` runs the full counts in a step of their own, one test at a time
+/// (`FUTUREBRIDGE_STRESS_DIVISOR=1 swift test --no-parallel`), and under the sanitizers
+/// with a divisor of 10. Race tests pass 100,000 with a minimum of 10,000:
+/// ThreadSanitizer was measured here to miss a real race at 1,000 iterations and to catch
+/// it every time at 100,000.
 public func stressIterations(_ full: Int, atLeast minimum: Int = 1) -> Int {
-    let divisor =
-        ProcessInfo.processInfo.environment["FUTUREBRIDGE_STRESS_DIVISOR"].flatMap(Int.init)
-        ?? (isSanitized ? 10 : 1)
-    return min(full, max(minimum, full / max(1, divisor)))
+    min(full, max(minimum, full / max(1, stressDivisor)))
 }
 
-/// Whether a sanitizer's runtime is in this process (`swift build --sanitize=thread` or
-/// `address`): its entry point is then a symbol the dynamic linker finds.
-private let isSanitized = ["__tsan_init", "__asan_init"].contains { (name: String) in
-    dlsym(defaultSymbolScope, name) != nil
-}
+/// `FUTUREBRIDGE_STRESS_DIVISOR`, or 10.
+private let stressDivisor =
+    ProcessInfo.processInfo.environment["FUTUREBRIDGE_STRESS_DIVISOR"].flatMap(Int.init) ?? 10
 
-/// `RTLD_DEFAULT`: look a symbol up in every object the process loaded (the C macro
-/// does not reach Swift on every platform).
-private var defaultSymbolScope: UnsafeMutableRawPointer? {
-    #if canImport(Darwin)
-        UnsafeMutableRawPointer(bitPattern: -2)
-    #else
-        nil
-    #endif
+/// Whether the running test's task was cancelled, which is what a `.timeLimit` trait does
+/// when the limit trips: then records an issue that says so and how far the test got, so
+/// that the test stops there instead of checking counts of work that never ran (a
+/// cancelled `for await` loop ends early, a cancelled wait returns at once).
+///
+/// - Parameter progress: How far the test got, for the message ("812 of 2,000 rounds").
+public func stoppedByItsTimeLimit(
+    after progress: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation
+) -> Bool {
+    guard Task.isCancelled else { return false }
+    Issue.record(
+        "The test was cancelled (its time limit tripped) after \(progress()); its counts are not checked",
+        sourceLocation: sourceLocation)
+    return true
 }
 
 /// A thread-safe counter for tests.
@@ -94,13 +102,35 @@ public func storedPropertyLabels(of object: AnyObject) -> [String] {
     return mirrors.reversed().flatMap { $0.children.compactMap(\.label) }
 }
 
-/// Runs `body` on a thread of the global queue, off the caller's task, and returns once
-/// it has returned.
+/// Runs `body` on a thread of its own, off the caller's task, and returns once it has
+/// returned.
+///
+/// The thread is not one of the global queue's (as many as the machine has cores, shared
+/// with every test that runs at once): a round trip through it costs a thread wake-up, not
+/// a wait for a test on another thread to finish its work.
 public func onAnotherThread(_ body: @escaping @Sendable () -> Void) async {
     await withUnsafeContinuation { (done: UnsafeContinuation<Void, Never>) in
-        DispatchQueue.global().async {
+        startOnAnotherThread {
             body()
             done.resume()
         }
     }
 }
+
+/// Starts `body` on a thread of its own and returns at once: a serial queue of its own,
+/// which Dispatch runs on a thread it adds when its global threads are busy (unlike
+/// `DispatchQueue.global()`, whose threads are shared by every test that runs at once).
+public func startOnAnotherThread(_ body: @escaping @Sendable () -> Void) {
+    DispatchQueue(label: "TestSupport.anotherThread").async(execute: body)
+}
+
+/// Busy for about `steps` times a few nanoseconds: a pause that differs from round to
+/// round in race tests, so that one thread's action lands at every point of another's.
+@inline(never)
+public func spin(_ steps: Int) {
+    var state = UInt64(truncatingIfNeeded: steps)
+    for _ in 0..<steps * 2 { state = state &* 6_364_136_223_846_793_005 &+ 1 }
+    spinSink.withLock { $0 ^= state }
+}
+
+private let spinSink = Locked<UInt64>(0)

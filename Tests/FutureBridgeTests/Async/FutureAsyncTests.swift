@@ -119,7 +119,12 @@ import Testing
         let future = promise.future
         let batch = 1_000
         var leftOver = 0
-        for _ in 0..<stressIterations(1_000_000, atLeast: 100_000) / batch {
+        let rounds = stressIterations(1_000_000, atLeast: 100_000) / batch
+        for round in 0..<rounds {
+            if stoppedByItsTimeLimit(after: "\(round) of \(rounds) batches") {
+                promise.succeed(1)
+                return
+            }
             let tasks = (0..<batch).map { _ in Task { await future.outcome } }
             await future.waitForAwaiters(count: batch)
             for task in tasks { task.cancel() }
@@ -176,11 +181,12 @@ import Testing
 
     @Test func awaitersRacingCompletionAndCancellationResumeExactlyOnce() async {
         let iterations = stressIterations(2_000)
-        for _ in 0..<iterations {
+        for iteration in 0..<iterations {
+            if stoppedByItsTimeLimit(after: "\(iteration) of \(iterations) rounds") { return }
             let promise = Promise<Int>()
             let future = promise.future
             let task = Task { await future.outcome }
-            DispatchQueue.global().async { promise.succeed(1) }
+            startOnAnotherThread { promise.succeed(1) }
             task.cancel()
             let outcome = await task.value
             #expect(outcome.value == 1 || outcome.isCancelled)

@@ -102,7 +102,9 @@ struct SignalFromSequenceTests {
     @Test func observersComingAndGoingOnOtherThreadsSeeConsecutiveValues() async {
         let count = 200
         let runs = Recorder<Recorder<Int>>()
-        for _ in 0..<stressIterations(300, atLeast: 30) {
+        let rounds = stressIterations(300, atLeast: 30)
+        for round in 0..<rounds {
+            if stoppedByItsTimeLimit(after: "\(round) of \(rounds) rounds") { return }
             let (stream, continuation) = AsyncStream<Int>.makeStream()
             let signal = Signal(stream)
             let handles = Recorder<Locked<SignalObservation?>>()
@@ -111,21 +113,23 @@ struct SignalFromSequenceTests {
             let anchor = signal.observe { event in
                 if case .value(let value) = event { anchorValues.append(value) } else { anchorEnded.succeed() }
             }
-            DispatchQueue.concurrentPerform(iterations: 3) { index in
-                guard index > 0 else {
-                    for value in 0..<count { continuation.yield(value) }
-                    return continuation.finish()
-                }
-                for _ in 0..<20 {
-                    let values = Recorder<Int>()
-                    let handle = Locked<SignalObservation?>(nil)
-                    let visitor = signal.observeValues { value in
-                        values.append(value)
-                        if values.all.count == 10 { handle.withLock { $0.take() }?.detach() }
+            await onAnotherThread {
+                DispatchQueue.concurrentPerform(iterations: 3) { index in
+                    guard index > 0 else {
+                        for value in 0..<count { continuation.yield(value) }
+                        return continuation.finish()
                     }
-                    handle.withLock { $0 = visitor }
-                    handles.append(handle)
-                    runs.append(values)
+                    for _ in 0..<20 {
+                        let values = Recorder<Int>()
+                        let handle = Locked<SignalObservation?>(nil)
+                        let visitor = signal.observeValues { value in
+                            values.append(value)
+                            if values.all.count == 10 { handle.withLock { $0.take() }?.detach() }
+                        }
+                        handle.withLock { $0 = visitor }
+                        handles.append(handle)
+                        runs.append(values)
+                    }
                 }
             }
             _ = await anchorEnded.future.outcome
@@ -144,18 +148,22 @@ struct SignalFromSequenceTests {
     /// signal ends once, before the task is cancelled, and the observer that left gets
     /// nothing more.
     @Test func theLastObserverLeavingWhileValuesFlowEndsTheSignalOnceAndCancelsTheTask() async {
-        for _ in 0..<stressIterations(300, atLeast: 30) {
+        let rounds = stressIterations(300, atLeast: 30)
+        for round in 0..<rounds {
+            if stoppedByItsTimeLimit(after: "\(round) of \(rounds) rounds") { return }
             let (stream, continuation) = AsyncStream<Int>.makeStream()
             let terminated = Promise<Void>()
             continuation.onTermination = { _ in terminated.succeed() }
             let signal = Signal(stream)
             let terminals = Counter()
             let observation = signal.observe { if $0.isTerminal { terminals.increment() } }
-            DispatchQueue.concurrentPerform(iterations: 2) { index in
-                if index == 0 {
-                    for value in 0..<100 { continuation.yield(value) }
-                } else {
-                    observation.detach()
+            await onAnotherThread {
+                DispatchQueue.concurrentPerform(iterations: 2) { index in
+                    if index == 0 {
+                        for value in 0..<100 { continuation.yield(value) }
+                    } else {
+                        observation.detach()
+                    }
                 }
             }
             _ = await terminated.future.outcome  // the iterating task was cancelled

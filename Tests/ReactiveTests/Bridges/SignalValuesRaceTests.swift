@@ -37,6 +37,7 @@ struct SignalValuesRaceTests {
             count += 1
         }
         await sending.value
+        if stoppedByItsTimeLimit(after: "\(count) of \(senders * perSender) values") { return }
         #expect(inOrder)
         #expect(count == senders * perSender)
     }
@@ -47,7 +48,8 @@ struct SignalValuesRaceTests {
         let rounds = stressIterations(20_000, atLeast: 2_000)
         var stopCounts: [Int: Int] = [:]
         var errors = 0
-        for _ in 0..<rounds {
+        for round in 0..<rounds {
+            if stoppedByItsTimeLimit(after: "\(round) of \(rounds) rounds") { return }
             let stops = Counter()
             let (signal, input) = Signal<Int>.pipe(onStop: { stops.increment() })
             let values = signal.values()
@@ -91,16 +93,29 @@ struct SignalValuesRaceTests {
     /// A value and the completion come from another thread while the task is about to
     /// suspend: no wake-up is lost (a lost one would hang this test), and the loop gets
     /// the value before it ends.
+    ///
+    /// The sender waits until the loop is about to start, then sends after a pause that
+    /// differs from round to round, so that over the rounds its value and its end land at
+    /// every point of the loop's way from finding nothing kept to suspending. Broken on
+    /// purpose, the end not waking a waiting task hung a round within the first 400 (the
+    /// time limit then stops the test and says so); a value sent inside the window was
+    /// lost 1 to 3 times in 20,000 rounds (the stress step's size), and the thread-free
+    /// `SignalValuesStateMachineTests` catch that one every time.
     @Test func theEndRacingWithASuspendingTaskIsNeverLost() async throws {
         let rounds = stressIterations(20_000, atLeast: 2_000)
         var wrong = 0
         for round in 0..<rounds {
+            if stoppedByItsTimeLimit(after: "\(round) of \(rounds) rounds") { return }
             let (signal, input) = Signal<Int>.pipe()
             let values = signal.values(buffering: round % 2 == 0 ? .unbounded : .newest(1))
+            let started = Locked(false)
             async let sending: Void = onAnotherThread {
+                while !started.withLock({ $0 }) {}
+                spin(round % 256)
                 input.send(round)
                 input.sendCompleted()
             }
+            started.withLock { $0 = true }
             let taken = await SignalValuesTests.drain(values)
             if taken.values != [round] || taken.error != nil { wrong += 1 }
             await sending

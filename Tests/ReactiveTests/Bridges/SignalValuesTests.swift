@@ -193,6 +193,7 @@ struct SignalValuesTests {
             largestRing = max(largestRing, values.reader.storage.bufferCapacity)
             if expected < count { input.send(Tracked(expected, live)) } else { input.sendCompleted() }
         }
+        if stoppedByItsTimeLimit(after: "\(expected) of \(count) values") { return }
         #expect(expected == count)
         #expect(largestRing <= RingBuffer<Tracked>.retainedCapacity)
         #expect(live.now == 0)
@@ -206,7 +207,7 @@ struct SignalValuesTests {
         let count = stressIterations(1_000_000, atLeast: 100_000)
         let (signal, input) = Signal<Int>.pipe()
         let values = signal.values(buffering: policy)
-        DispatchQueue.global().async {
+        startOnAnotherThread {
             for value in 0..<count { input.send(value) }
             input.sendCompleted()
         }
@@ -220,6 +221,7 @@ struct SignalValuesTests {
             taken += 1
             if taken % 1_024 == 0 { largestRing = max(largestRing, values.reader.storage.bufferCapacity) }
         }
+        if stoppedByItsTimeLimit(after: "\(taken) of \(count) values") { return }
         #expect(inOrder)
         if policy == .unbounded {
             #expect(taken == count)
