@@ -44,7 +44,9 @@ import Testing
             let order = Locked<[String]>([])
             let finished = DispatchSemaphore(value: 0)
             storage.lock()
-            DispatchQueue.global().async {
+            // A thread of its own: this test spins until the waiter parks, and a global
+            // queue thread may not come while other tests hold them all.
+            startOnAnotherThread {
                 storage.withLock { $0 += 1 }
                 order.withLock { $0.append("waiter acquired") }
                 finished.signal()

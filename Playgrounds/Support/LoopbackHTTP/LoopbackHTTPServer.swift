@@ -61,7 +61,10 @@ public final class LoopbackHTTPServer: Sendable {
         let (listener, port) = try Self.openListener()
         self.listener = listener
         self.port = port
-        DispatchQueue.global().async { [self] in acceptLoop() }
+        // Blocking loops run on serial queues of their own, which Dispatch gives threads of
+        // their own: on the global queue's few shared threads, a server's blocked accept()
+        // would hold a thread that other work (another server, a test) waits for.
+        DispatchQueue(label: "LoopbackHTTP.accept").async { [self] in acceptLoop() }
     }
 
     /// `http://127.0.0.1:<port><path>`.
@@ -123,7 +126,7 @@ public final class LoopbackHTTPServer: Sendable {
                 if errno == EINTR { continue }
                 break
             }
-            DispatchQueue.global().async { [self] in serve(connection) }
+            DispatchQueue(label: "LoopbackHTTP.connection").async { [self] in serve(connection) }
         }
         close(listener)
         acceptLoopEnded.signal()
