@@ -83,7 +83,9 @@ extension Promise {
     ///
     /// From then on only `operation` completes the future (later ``succeed(_:)`` and
     /// the like return `false`). A cancel request on the future cancels the task (in
-    /// addition to the handlers registered with ``onCancellationRequest(isolation:_:)``).
+    /// addition to the handlers registered with ``onCancellationRequest(isolation:_:)``);
+    /// a request that reached the promise before this call cancels the task before
+    /// `operation` starts, so `operation` sees `Task.isCancelled` from its first line.
     ///
     /// Like `Task { }`, `operation` inherits the caller's actor (see
     /// ``Future/init(priority:_:)``).

@@ -222,6 +222,57 @@ import Testing
         never.succeed(0)
     }
 
+    @Test func requestBeforeCompleteRunningCancelsTheTaskBeforeTheOperationRuns() async {
+        for _ in 0..<200 {
+            let promise = Promise<Int>()
+            promise.future.requestCancellation()
+            let sawCancellation = Locked<Bool?>(nil)
+            promise.complete {
+                sawCancellation.withLock { $0 = Task.isCancelled }
+                try Task.checkCancellation()
+                return 1
+            }
+            #expect(await promise.future.outcome.isCancelled)
+            #expect(sawCancellation.withLock { $0 } == true)
+        }
+    }
+
+    /// Two threads ask for cancellation and two call `complete(running:)`, on the same
+    /// promises in the same order. A request that had returned before a call began is seen
+    /// by the operation's first line; any request, whenever it comes, ends the future
+    /// cancelled (the operation waits for a future that never completes).
+    @Test func cancelRequestRacingCompleteRunningIsNeverLost() async {
+        let rounds = stressIterations(100_000, atLeast: 10_000)
+        let never = Promise<Int>()
+        let startedUncancelledAfterRequest = Counter()
+        let batch = 1_000
+        var remaining = rounds
+        while remaining > 0 {
+            let size = min(batch, remaining)
+            remaining -= size
+            let promises = (0..<size).map { _ in Promise<Int>() }
+            let requested = Locked([Bool](repeating: false, count: size))
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                for (index, promise) in promises.enumerated() {
+                    if thread.isMultiple(of: 2) {
+                        promise.future.requestCancellation()
+                        requested.withLock { $0[index] = true }
+                    } else {
+                        let requestedBefore = requested.withLock { $0[index] }
+                        promise.complete {
+                            if requestedBefore && !Task.isCancelled { startedUncancelledAfterRequest.increment() }
+                            return try await never.future.value
+                        }
+                    }
+                }
+            }
+            var notCancelled = 0
+            for promise in promises where await !promise.future.outcome.isCancelled { notCancelled += 1 }
+            #expect(notCancelled == 0)
+        }
+        #expect(startedUncancelledAfterRequest.count == 0)
+    }
+
     @Test func promiseCompletedByAnAsyncOperation() async throws {
         let promise = Promise<Int>()
         #expect(promise.complete { () async in 7 })

@@ -58,11 +58,18 @@ extension FutureStorage {
 
     /// Runs `operation` in a new `Task` and completes this future with how it ends; a
     /// cancel request on this future cancels the task.
+    ///
+    /// The task may start before the cancel handler is registered: it first looks for a
+    /// request delivered before then (made before this call, or while the task was being
+    /// made) and cancels itself, so that `operation` never sees `Task.isCancelled` false
+    /// after a request that came first. A request that comes after that look finds the
+    /// handler, or is found by its registration, which then cancels the task at once.
     func completeByRunning(
         priority: TaskPriority?,
         _ operation: sending @escaping @isolated(any) () async throws -> Value
     ) {
         let task = Task(priority: priority) {
+            if self.isCancellationRequested { withUnsafeCurrentTask { $0?.cancel() } }
             let outcome: Outcome<Value>
             do {
                 outcome = .success(try await operation())
