@@ -47,7 +47,9 @@ extension Signal {
     ///
     /// When the last observer detaches, the task is cancelled and the signal ends
     /// (interrupted) at once, even while the task waits for a sequence that does not answer
-    /// cancellation; such a task keeps the observers that left until its sequence wakes it.
+    /// cancellation. The task delivers without a lock, so while it waits for its sequence it
+    /// keeps the observers that left meanwhile (their handlers and what those capture)
+    /// until its next element or its end.
     ///
     /// ## Sharing one iteration
     /// A signal is hot and multicast, so consumers that each make their own

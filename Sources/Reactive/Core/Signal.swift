@@ -130,6 +130,9 @@ public final class Signal<Value: Sendable>: Sendable {
     ///
     /// The first observer starts the signal's source. Keep the returned handle to
     /// detach; releasing it does not detach (the handler stays until the signal ends).
+    /// Detaching lets go of the handler and what it captures before
+    /// ``SignalObservation/detach()`` returns, even while other observers keep the signal
+    /// going, unless a delivery is in progress on another thread (then once it ends).
     ///
     /// - Parameters:
     ///   - context: Where `handler` runs; `ExecutionContext.inline` by default (see

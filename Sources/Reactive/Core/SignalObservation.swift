@@ -8,20 +8,24 @@ import FutureBridgeInternals
 /// stop. Releasing the handle does not detach. Thread-safe; detaching twice does
 /// nothing.
 public final class SignalObservation: Sendable {
-    private let detachOnce = OnceFlag()
-    private let action: @Sendable () -> Void
+    /// What detaches, until ``detach()`` takes it out: it holds the observer and so its
+    /// handler, which a handle kept after detaching must not keep.
+    private let action: Locked<(@Sendable () -> Void)?>
 
     init(_ action: @escaping @Sendable () -> Void) {
-        self.action = action
+        self.action = Locked(action)
     }
 
-    /// Detaches the observer.
+    /// Detaches the observer. When it returns, the handler and what it captures are let
+    /// go, unless an event is being handed to it on another thread (then they go once
+    /// that delivery ends).
     public func detach() {
-        if detachOnce.claim() { action() }
+        let detach = action.withLock { $0.take() }
+        detach?()
     }
 
     /// Whether ``detach()`` has been called.
     public var isDetached: Bool {
-        detachOnce.isClaimed
+        action.withLock { $0 == nil }
     }
 }

@@ -66,6 +66,44 @@ func record<Value>(_ signal: Signal<Value>, on context: ExecutionContext = .inli
         #expect(observation.isDetached)
     }
 
+    /// The signal goes on (another observer remains) and sends nothing more: the detached
+    /// handler and what it captures are let go all the same, kept handle or not.
+    @Test(arguments: [false, true])
+    func detachedObserverIsLetGoAtOnceWhileOthersRemain(keepingTheHandle: Bool) {
+        let (signal, input) = Signal<Int>.pipe()
+        let kept = record(signal)
+        let live = Tracked.Live()
+        var handle: SignalObservation?
+        do {
+            let captured = Tracked(0, live)
+            let observation = signal.observeValues { _ in _ = captured }
+            input.send(1)  // the drainer's copy of the observers now holds it
+            observation.detach()
+            if keepingTheHandle { handle = observation }
+        }
+        #expect(live.now == 0)
+        #expect(handle?.isDetached ?? !keepingTheHandle)
+        input.send(2)
+        #expect(kept.all == ["1", "2"])
+    }
+
+    /// A handler that detaches another observer (or itself) during a delivery: that
+    /// observer is let go once the delivery ends, before `send` returns.
+    @Test func observerDetachedDuringADeliveryIsLetGoWhenItEnds() {
+        let (signal, input) = Signal<Int>.pipe()
+        let live = Tracked.Live()
+        let observation: SignalObservation
+        do {
+            let captured = Tracked(0, live)
+            observation = signal.observeValues { _ in _ = captured }
+        }
+        let detaching = signal.observeValues { _ in observation.detach() }
+        input.send(1)
+        #expect(live.now == 0)
+        #expect(!signal.isTerminated)
+        detaching.detach()
+    }
+
     @Test func lastObserverDetachingInterruptsTheSignalAndStopsItsSource() {
         let stops = Counter()
         let (signal, input) = Signal<Int>.pipe(onStop: { stops.increment() })
@@ -222,6 +260,28 @@ func record<Value>(_ signal: Signal<Value>, on context: ExecutionContext = .inli
         }
         #expect(permanent.all.count == 2 * perSender)
         #expect(outOfOrder.count == 0)  // a short-lived observer sees an ordered part of the flow
+    }
+
+    @Test func observersDetachingWhileOthersSendAreAllLetGo() {
+        // Four threads each attach an observer, send a value (so that the drainer's copy
+        // of the observers holds it) and detach it, again and again; a permanent observer
+        // keeps the signal going. Once they are done, no detached handler is kept.
+        let perThread = stressIterations(25_000, atLeast: 2_500)
+        let (signal, input) = Signal<Int>.pipe()
+        let permanent = Counter()
+        signal.observeValues { _ in permanent.increment() }
+        let live = Tracked.Live()
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for index in 0..<perThread {
+                let captured = Tracked(index, live)
+                let observation = signal.observeValues { _ in _ = captured }
+                input.send(index)
+                observation.detach()
+            }
+        }
+        #expect(live.now == 0)
+        #expect(permanent.count == 4 * perThread)
+        #expect(!signal.isTerminated)
     }
 
     @Test func terminalEventIsDeliveredExactlyOnceWhenSendersRace() {

@@ -46,6 +46,10 @@ struct SignalStateMachine<Value: Sendable>: Sendable {
     var queued: [Event] = []
     @usableFromInline
     var queuedHead = 0
+    /// Refreshes of the drainer's copy of the observers asked for by detaches while other
+    /// observers remain (``observerLeft(_:)``), each counted in the turn like an event.
+    @usableFromInline
+    var refreshesQueued = 0
     /// The source sends from one task that holds the ``DeliveryTurn`` for its whole
     /// iteration, awaits included (`Signal(sequence)`): a terminal event sent by another
     /// thread meanwhile stops the source at once (``terminalQueued(_:)``).
@@ -97,8 +101,12 @@ struct SignalStateMachine<Value: Sendable>: Sendable {
     /// What detaching an observer requires.
     @usableFromInline
     enum DetachAction {
-        /// Nothing: other observers remain, or the signal had ended.
+        /// Nothing: the signal had ended (its observers were let go then).
         case nothing
+        /// Other observers remain: a refresh of the drainer's copy of the observers was
+        /// queued, so that the copy lets go of this one; count it (``DeliveryTurn/join()``)
+        /// and, if that makes the caller the drainer, deliver what is queued.
+        case refreshQueued
         /// It was the last observer: send ``Signal/Event/interrupted``.
         case interrupt
         /// It was the last observer while the source's task holds the turn: the signal
@@ -110,7 +118,12 @@ struct SignalStateMachine<Value: Sendable>: Sendable {
     /// An observer leaves: ``observerDetached(_:)``, and what the signal then needs.
     @inlinable
     mutating func observerLeft(_ observer: SignalObserver<Value>) -> DetachAction {
-        guard observerDetached(observer) else { return .nothing }
+        let attached = observers.count
+        guard observerDetached(observer) else {
+            guard observers.count < attached else { return .nothing }
+            refreshesQueued += 1
+            return .refreshQueued
+        }
         guard sourceHoldsTurn else { return .interrupt }
         return .stopSource(endWithoutObservers(.interrupted))
     }
@@ -187,6 +200,17 @@ struct SignalStateMachine<Value: Sendable>: Sendable {
     mutating func takeStop() -> SignalSource<Value>.Stop? {
         defer { source = .stopped }
         if case .running(let stop) = source { return stop }
+        return nil
+    }
+
+    /// The drainer moves on to what was queued next (the turn said there is something):
+    /// an event, or `nil` for a refresh of its copy of the observers that a detach asked
+    /// for (``DetachAction/refreshQueued``), once no event is queued.
+    @inlinable
+    mutating func queuedTaken() -> Event? {
+        if queuedHead < queued.count { return queuedEventTaken() }
+        precondition(refreshesQueued > 0, "Signal: a queued event is missing")
+        refreshesQueued -= 1
         return nil
     }
 

@@ -66,6 +66,12 @@ struct SignalStorage<Value: Sendable>: Sendable {
 
     /// Detaches `observer`; the last one interrupts the signal.
     ///
+    /// With other observers left, the drainer's copy of the observers is refreshed, so
+    /// that it lets go of `observer` (its handler and what that captures): here, before
+    /// this returns, when no delivery is in progress; otherwise by the drainer, once the
+    /// event it is delivering has gone out (a source's task holding the turn: before its
+    /// next event).
+    ///
     /// When the source's task holds the turn, the signal ends in the same lock (no
     /// observer can attach in between to wait for the interruption) and the source is
     /// stopped at once: the task may be waiting for its sequence.
@@ -77,6 +83,7 @@ struct SignalStorage<Value: Sendable>: Sendable {
         }
         switch action {
         case .nothing: break
+        case .refreshQueued: if turn.join() { deliverQueuedNested() }
         case .interrupt: send(.interrupted)
         case .stopSource(let stop): stop?()
         }
@@ -173,7 +180,7 @@ struct SignalStorage<Value: Sendable>: Sendable {
     @usableFromInline
     func deliverQueuedKeepingTurn() {
         repeat {
-            deliver(state.withLock { $0.queuedEventTaken() })
+            deliverQueued(state.withLock { $0.queuedTaken() })
         } while turn.finishQueuedKeepingTurn()
     }
 
@@ -202,8 +209,19 @@ struct SignalStorage<Value: Sendable>: Sendable {
     @usableFromInline
     func deliverQueued() {
         repeat {
-            deliver(state.withLock { $0.queuedEventTaken() })
+            deliverQueued(state.withLock { $0.queuedTaken() })
         } while turn.finishOne()
+    }
+
+    /// Hands a queued `event` to the observers; `nil`, a refresh a detach asked for,
+    /// refreshes the drainer's copy of the observers instead.
+    @usableFromInline
+    func deliverQueued(_ event: Event?) {
+        guard let event else {
+            if deliveryList.isStale { refreshDeliveryList() }
+            return
+        }
+        deliver(event)
     }
 
     /// Hands `event` to the observers; only the drainer calls it.

@@ -242,8 +242,8 @@ import Testing
         let first = Self.observer()
         _ = plain.observerAttached(first)
         _ = plain.observerAttached(Self.observer())
-        guard case .nothing = plain.observerLeft(first) else {
-            Issue.record("expected nothing while an observer remains")
+        guard case .refreshQueued = plain.observerLeft(first) else {
+            Issue.record("expected a refresh of the drainer's copy while an observer remains")
             return
         }
         guard case .interrupt = plain.observerLeft(plain.observers[0]) else {
@@ -267,6 +267,28 @@ import Testing
             Issue.record("expected a later observer to get the interruption at once")
             return
         }
+    }
+
+    /// A detach that leaves other observers queues a refresh of the drainer's copy,
+    /// taken after the events queued, as `nil`.
+    @Test func anObserverLeavingWhileOthersRemainQueuesARefreshOfTheDrainersCopy() {
+        var machine = Self.runningMachine()
+        let first = Self.observer()
+        _ = machine.observerAttached(first)
+        _ = machine.observerAttached(Self.observer())
+        let accepted = machine.eventQueued(.value(1))
+        #expect(accepted)
+        guard case .refreshQueued = machine.observerLeft(first) else {
+            Issue.record("expected a refresh to be queued while an observer remains")
+            return
+        }
+        guard case .nothing = machine.observerLeft(first) else {
+            Issue.record("expected nothing for an observer that had left")
+            return
+        }
+        #expect(machine.queuedTaken()?.value == 1)
+        #expect(machine.queuedTaken() == nil)  // the refresh
+        #expect(machine.refreshesQueued == 0)
     }
 
     /// A source still starting has not handed over its stop: it runs it once it has.
