@@ -54,8 +54,9 @@ public final class FutureLimiter: Sendable {
     /// `work` runs on `context` when its turn comes (``ExecutionContext/inline``: on the
     /// thread that submits it, if a slot is free, or else on the thread that completes the
     /// unit before it). A throw fails the returned future. A cancel request on the
-    /// returned future removes queued work (it never runs and the future is cancelled),
-    /// or travels to the future started work returned.
+    /// returned future removes queued work (it never runs, it and what it captures are
+    /// released at once, and the future is cancelled), or travels to the future started
+    /// work returned.
     ///
     /// - Parameters:
     ///   - context: Where `work` runs.
@@ -67,17 +68,19 @@ public final class FutureLimiter: Sendable {
         _ work: @escaping @Sendable () throws -> Future<Value>
     ) -> Future<Value> {
         let output = FutureStorage<Value>.pending()
-        let turn = OnceFlag()  // claimed by the start, or by a cancel request while queued
+        // Taken out by the start, or by a cancel request while queued, which lets go of
+        // `work` (and what it captures) at once rather than when the unit's turn comes.
+        let pending = Locked<(@Sendable () throws -> Future<Value>)?>(work)
         output.addCancelHandler {
-            if turn.claim() { output.complete(.cancelled) }
+            if pending.withLock({ $0.take() }) != nil { output.complete(.cancelled) }
         }
         let job: Job = { [self] in
-            guard turn.claim() else { return false }
+            guard let work = pending.withLock({ $0.take() }) else { return false }
             context.execute {
                 let inner: Future<Value>
                 do { inner = try work() } catch { inner = Future(error: error) }
-                // Registered on `output` while it is still pending (this job claimed the
-                // turn, so no cancel request completes it, and it does not follow `inner`
+                // Registered on `output` while it is still pending (this job took the
+                // work, so no cancel request completes it, and it does not follow `inner`
                 // yet): the completion of `output` takes this callback together with every
                 // handler attached before it, on one thread, and the next unit starts after
                 // those have run or been queued. Registered on `inner` instead, it could

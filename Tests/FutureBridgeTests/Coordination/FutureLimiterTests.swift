@@ -114,6 +114,29 @@ import Testing
         #expect(workload.started.all == [0, 2])
     }
 
+    @Test func cancelRequestOnQueuedWorkLetsGoOfItAtOnce() {
+        final class Captured: Sendable {}
+        let limiter = FutureLimiter(maxConcurrent: 1)
+        let running = Promise<Int>()
+        limiter.add { running.future }
+        weak var weakCaptured: Captured?
+        let queued: Future<Int>
+        do {
+            let captured = Captured()
+            weakCaptured = captured
+            queued = limiter.add {
+                _ = captured
+                return Future(value: 1)
+            }
+        }
+        #expect(weakCaptured != nil)
+        queued.requestCancellation()
+        #expect(weakCaptured == nil)  // while the unit before it still runs
+        #expect(limiter.queuedCount == 1)  // skipped when its turn comes
+        running.succeed(0)
+        #expect(limiter.queuedCount == 0)
+    }
+
     @Test func cancelRequestOnRunningWorkReachesItsFuture() {
         let limiter = FutureLimiter(maxConcurrent: 1)
         let running = CancellablePromise<Int>()

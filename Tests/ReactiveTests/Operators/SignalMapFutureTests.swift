@@ -78,6 +78,59 @@ import Testing
         #expect(events.all == ["two", "completed"])
     }
 
+    /// A memoized search: a new value whose transform returns the future in flight keeps
+    /// it (the latest value still wants it); a value with another future supersedes it.
+    @Test func latestKeepsTheFutureInFlightWhenTheNewValueMapsToItToo() {
+        let requests = Recorder<String>()
+        let promises = ["a": Promise<String>(), "b": Promise<String>()]
+        for (key, promise) in promises {
+            promise.onCancellationRequest { promise in
+                requests.append(key)
+                promise.cancel()
+            }
+        }
+        let (signal, input) = Signal<String>.pipe()
+        let events = record(signal.mapFuture(.latest) { promises[$0]!.future })
+        input.send("a")
+        input.send("a")
+        #expect(requests.all.isEmpty)
+        promises["a"]!.succeed("found a")
+        input.send("a")  // completed: tracked again, sent again
+        input.send("b")
+        input.send("b")
+        input.send("a")  // a completed future: nothing to cancel; b is superseded
+        #expect(requests.all == ["b"])
+        input.sendCompleted()
+        #expect(events.all == ["found a", "found a", "found a", "completed"])
+    }
+
+    /// `FutureCache` hands each request a future of its own that shares the fetch: the
+    /// superseded request's cancellation leaves the fetch to the latest one.
+    @Test func latestOverAFutureCacheKeepsTheSharedFetch() {
+        let cache = FutureCache<String, String>()
+        let fetches = Recorder<Promise<String>>()
+        let requests = Counter()
+        let (signal, input) = Signal<String>.pipe()
+        let events = record(
+            signal.mapFuture(.latest) { query in
+                cache.findOrFetch(query) { _ in
+                    let promise = Promise<String>()
+                    promise.onCancellationRequest { promise in
+                        requests.increment()
+                        promise.cancel()
+                    }
+                    fetches.append(promise)
+                    return promise.future
+                }
+            })
+        input.send("swift")
+        input.send("swift")
+        #expect(fetches.all.count == 1 && requests.count == 0)
+        fetches.all[0].succeed("results")
+        input.sendCompleted()
+        #expect(events.all == ["results", "completed"])
+    }
+
     @Test func failedInnerFutureFailsTheSignalAndCancelsTheOthers() {
         let (inner, input, events) = Self.mapped(.merge())
         input.send(1)
@@ -105,6 +158,22 @@ import Testing
         observation.detach()
         #expect(inner.cancelled.all.sorted() == [1, 2])
         #expect(inner.made.all.map(\.value) == [1, 2])  // 3 never started
+    }
+
+    /// The future in flight ignores its cancel request and stays pending: the values
+    /// queued behind it are let go when the mapped signal ends all the same.
+    @Test(arguments: [MapFutureStrategy.concat, .merge(maxConcurrent: 1)])
+    func queuedValuesAreLetGoWhenTheMappedSignalEnds(strategy: MapFutureStrategy) {
+        let live = Tracked.Live()
+        let running = Promise<String>()  // no cancel handler: keeps going
+        let (signal, input) = Signal<Tracked>.pipe()
+        let observation = signal.mapFuture(strategy) { _ in running.future }.observe { _ in }
+        for number in 1...3 { input.send(Tracked(number, live)) }
+        #expect(live.now == 2)  // 2 and 3 wait for 1's future
+        observation.detach()
+        #expect(live.now == 0)
+        #expect(!running.isCompleted)
+        running.succeed("late")
     }
 
     @Test func sourceFailureEndsTheSignalAndCancelsTheFuturesInFlight() {

@@ -5,19 +5,21 @@ import FutureBridge
 /// and when the mapped signal completes or fails.
 ///
 /// Each event is a `mutating func` named after what happened and returns what must be
-/// done; ``MapFutureStorage`` calls it under its lock and does it after unlocking. The
-/// futures are only held, as handles handed back for cancel requests: no function here
-/// touches one, so every transition can be tested without threads.
+/// done; ``MapFutureStorage`` calls it under its lock and does it after unlocking. Each
+/// future is held only as an `Interest`, a handle handed back for a cancel request (the
+/// storage's are ``CancellationToken``s: the observation's interest in that future, so a
+/// request counts like any other consumer's): no function here touches one, so every
+/// transition can be tested without threads.
 ///
 /// ```text
 ///  started / replaced ──▶ tracked[id] ──futureCompleted(id)──▶ sent         (merge, latest)
 ///                            │                            └──▶ early[id] ──▶ sent in turn (concat)
 ///                            ├── replaced (latest): superseded, handed back to cancel
 ///                            └── cancelledAll, failSignal failure: all handed back, newest first
-///  futureCompleted of an id no longer tracked: ignored
+///  futureCompleted of an id no longer tracked: ignored;  cancelledAll: early outcomes dropped
 ///  sourceCompleted ──▶ completed once nothing is tracked or early
 /// ```
-struct MapFutureStateMachine<Value: Sendable>: Sendable {
+struct MapFutureStateMachine<Value: Sendable, Interest: Sendable>: Sendable {
     typealias Event = Signal<Value>.Event
 
     /// What an outcome of a failed future does.
@@ -25,8 +27,9 @@ struct MapFutureStateMachine<Value: Sendable>: Sendable {
     /// Outcomes go out in the order the futures started (``MapFutureStrategy/concat``),
     /// not in the order they complete.
     let inOrder: Bool
-    /// The futures whose outcome still counts, by id (ids count up in start order).
-    private(set) var tracked: [Int: Future<Value>] = [:]
+    /// The interests in the futures whose outcome still counts, by id (ids count up in
+    /// start order).
+    private(set) var tracked: [Int: Interest] = [:]
     /// The id of the next future tracked.
     private(set) var nextID = 0
     /// With ``MapFutureStrategy/latest``: the only future whose outcome counts.
@@ -37,6 +40,8 @@ struct MapFutureStateMachine<Value: Sendable>: Sendable {
     private(set) var nextToSend = 0
     /// With ``MapFutureStrategy/concat``: outcomes that came before their turn, by id.
     private(set) var early: [Int: Outcome<Value>] = [:]
+    /// ``cancelledAll()`` ran: the mapped signal is ending, nothing goes out any more.
+    private(set) var hasStopped = false
 
     init(strategy: MapFutureStrategy, onFailure: InnerFailurePolicy) {
         self.onFailure = onFailure
@@ -47,9 +52,11 @@ struct MapFutureStateMachine<Value: Sendable>: Sendable {
     enum TrackAction {
         /// Watch the new future: report its outcome as `futureCompleted(id, _)`.
         case watch(id: Int)
-        /// Send a cancel request to `superseded` (its outcome no longer counts), then
-        /// watch the new future as ``watch(id:)`` says.
-        case cancelThenWatch(superseded: Future<Value>, id: Int)
+        /// Cancel `superseded` (the interest in a future whose outcome no longer counts:
+        /// the request reaches that future unless another interest, such as the new
+        /// future's when it is the same one, still holds it), then watch the new future as
+        /// ``watch(id:)`` says.
+        case cancelThenWatch(superseded: Interest, id: Int)
     }
 
     /// What the other transitions require.
@@ -58,11 +65,12 @@ struct MapFutureStateMachine<Value: Sendable>: Sendable {
         case nothing
         /// Send these events, in this order.
         case send([Event])
-        /// Send cancel requests to these futures, in this order (newest first).
-        case cancel([Future<Value>])
-        /// Send these events (the last one is `failed`), then cancel requests to these
-        /// futures, newest first.
-        case sendThenCancel([Event], [Future<Value>])
+        /// Cancel these interests, in this order (newest first); release the outcomes
+        /// `dropped` (that came before their turn) after unlocking.
+        case cancel([Interest], dropped: [Outcome<Value>])
+        /// Send these events (the last one is `failed`), then cancel these interests,
+        /// newest first.
+        case sendThenCancel([Event], [Interest])
 
         /// The events to send, in order.
         var events: [Event] {
@@ -72,10 +80,10 @@ struct MapFutureStateMachine<Value: Sendable>: Sendable {
             }
         }
 
-        /// The futures to send cancel requests to, in order, after the events.
-        var futuresToCancel: [Future<Value>] {
+        /// The interests to cancel, in order, after the events.
+        var futuresToCancel: [Interest] {
             switch self {
-            case .cancel(let futures), .sendThenCancel(_, let futures): futures
+            case .cancel(let futures, _), .sendThenCancel(_, let futures): futures
             case .nothing, .send: []
             }
         }
@@ -85,13 +93,13 @@ struct MapFutureStateMachine<Value: Sendable>: Sendable {
 
     /// A future started (``MapFutureStrategy/concat``, ``MapFutureStrategy/merge(maxConcurrent:)``):
     /// its outcome counts.
-    mutating func started(_ future: Future<Value>) -> TrackAction {
+    mutating func started(_ future: Interest) -> TrackAction {
         .watch(id: track(future))
     }
 
     /// A future replaces the latest one (``MapFutureStrategy/latest``): only its outcome
     /// counts from now on, and the one it supersedes, if still in flight, is handed back.
-    mutating func replaced(with future: Future<Value>) -> TrackAction {
+    mutating func replaced(with future: Interest) -> TrackAction {
         let superseded = latestID.flatMap { tracked.removeValue(forKey: $0) }
         let id = track(future)
         latestID = id
@@ -100,7 +108,7 @@ struct MapFutureStateMachine<Value: Sendable>: Sendable {
     }
 
     /// Tracks `future` under the next id, and returns that id.
-    private mutating func track(_ future: Future<Value>) -> Int {
+    private mutating func track(_ future: Interest) -> Int {
         defer { nextID += 1 }
         tracked[nextID] = future
         return nextID
@@ -150,19 +158,24 @@ struct MapFutureStateMachine<Value: Sendable>: Sendable {
     /// The mapped signal ended (or is being stopped): every future in flight is handed
     /// back to cancel, newest first (the limiter's queued units are the newest, and
     /// removing them before a running one frees its slot keeps them from starting), and
-    /// their outcomes no longer count.
+    /// their outcomes no longer count; outcomes that came before their turn are handed
+    /// back to release.
     mutating func cancelledAll() -> Action {
+        hasStopped = true
         let futures = takeTrackedNewestFirst()
-        return futures.isEmpty ? .nothing : .cancel(futures)
+        let dropped = Array(early.values)
+        early = [:]
+        return futures.isEmpty && dropped.isEmpty ? .nothing : .cancel(futures, dropped: dropped)
     }
 
-    /// The source has completed and no outcome is awaited or waiting for its turn.
+    /// The source has completed and no outcome is awaited or waiting for its turn (nor
+    /// dropped by ``cancelledAll()``).
     private var isDone: Bool {
-        sourceHasCompleted && tracked.isEmpty && early.isEmpty
+        sourceHasCompleted && tracked.isEmpty && early.isEmpty && !hasStopped
     }
 
     /// Stops tracking every future, and returns them newest first.
-    private mutating func takeTrackedNewestFirst() -> [Future<Value>] {
+    private mutating func takeTrackedNewestFirst() -> [Interest] {
         defer { tracked = [:] }
         return tracked.sorted { $0.key > $1.key }.map(\.value)
     }

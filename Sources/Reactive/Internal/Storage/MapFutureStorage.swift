@@ -12,8 +12,13 @@ import FutureBridgeInternals
 /// the order of the values, although the handler of a future that completed before it
 /// was watched may still be queued on another thread). Cancel requests and watching a
 /// future happen after unlocking.
+///
+/// The observation holds an interest (a ``CancellationToken``) in each future it tracks,
+/// taken before the interest it supersedes is cancelled: a cancel request from here
+/// counts like any other consumer's, so a future that the latest value wants too (a
+/// memoized one returned again) is not cancelled.
 final class MapFutureStorage<Value: Sendable>: Sendable {
-    typealias Machine = MapFutureStateMachine<Value>
+    typealias Machine = MapFutureStateMachine<Value, CancellationToken>
 
     /// The state machine, reached only under this lock.
     private let state: Locked<Machine>
@@ -27,12 +32,12 @@ final class MapFutureStorage<Value: Sendable>: Sendable {
 
     /// Tracks `future` and sends its outcome when it completes.
     func start(_ future: Future<Value>) {
-        track(future) { $0.started(future) }
+        track(future) { $0.started($1) }
     }
 
-    /// Sends a cancel request to the future in flight and tracks `future` instead.
+    /// Cancels the interest in the future in flight and tracks `future` instead.
     func replace(with future: Future<Value>) {
-        track(future) { $0.replaced(with: future) }
+        track(future) { $0.replaced(with: $1) }
     }
 
     /// The source signal completed.
@@ -40,23 +45,31 @@ final class MapFutureStorage<Value: Sendable>: Sendable {
         run { $0.sourceCompleted() }
     }
 
-    /// Sends cancel requests to every future in flight, newest first.
+    /// Cancels the interests in every future in flight, newest first.
     func cancelAll() {
         run { $0.cancelledAll() }
     }
 
-    /// Runs `transition` under the lock, sends the cancel request it returns, and watches
-    /// `future` under the id it returns.
-    private func track(_ future: Future<Value>, _ transition: (inout Machine) -> Machine.TrackAction) {
+    /// Takes an interest in `future`, runs `transition` with it under the lock, cancels
+    /// the interest it returns, and watches `future` under the id it returns.
+    private func track(
+        _ future: Future<Value>, _ transition: (inout Machine, CancellationToken) -> Machine.TrackAction
+    ) {
+        let interest = future.cancellationToken()
         let id: Int
-        switch state.withLock(transition) {
+        switch state.withLock({ transition(&$0, interest) }) {
         case .watch(let tracked):
             id = tracked
         case .cancelThenWatch(let superseded, let tracked):
-            superseded.requestCancellation()
+            superseded.cancel()
             id = tracked
         }
-        future.onComplete { [self] outcome in run { $0.futureCompleted(id, outcome) } }
+        future.onComplete { [self] outcome in
+            run { $0.futureCompleted(id, outcome) }
+            // Held until here, so that the machine letting go of it does not release it
+            // under the lock.
+            withExtendedLifetime(interest) {}
+        }
     }
 
     /// Runs `transition` under the lock, fixing there the place of the events it returns;
@@ -67,6 +80,6 @@ final class MapFutureStorage<Value: Sendable>: Sendable {
             action = transition(&machine)
             return action.events
         }
-        for future in action.futuresToCancel { future.requestCancellation() }
+        for interest in action.futuresToCancel { interest.cancel() }
     }
 }

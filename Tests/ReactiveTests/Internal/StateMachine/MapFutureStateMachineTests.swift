@@ -5,11 +5,11 @@ import Testing
 @testable import Reactive
 
 /// Every transition of ``MapFutureStateMachine``, without threads: the machine only holds
-/// futures and hands them back; these tests check what it hands back. The futures are
-/// completed ones, `Future(value: n)` for the n-th future tracked, so that a handed-back
-/// future says which one it is; the outcomes reported are made up separately.
+/// interests in futures and hands them back; these tests check what it hands back. The
+/// interests are completed futures, `Future(value: n)` for the n-th future tracked, so that
+/// a handed-back one says which it is; the outcomes reported are made up separately.
 @Suite struct MapFutureStateMachineTests {
-    typealias Machine = MapFutureStateMachine<Int>
+    typealias Machine = MapFutureStateMachine<Int, Future<Int>>
 
     /// A machine for `strategy` with `count` futures started (ids 0 to `count - 1`).
     static func machine(
@@ -59,6 +59,23 @@ import Testing
         #expect(second.id == 1 && second.superseded == 0)  // the storage cancels it, then watches 1
         #expect(machine.tracked.keys.sorted() == [1])
         #expect(machine.latestID == 1)
+    }
+
+    /// The transform returned the future already in flight: the machine hands back the
+    /// superseded interest and tracks the new one, which the storage took first, so the
+    /// future keeps an interest and the request does not reach it (the rule of
+    /// `FutureStateTests.requestWaitsForEveryInterestToBeWithdrawn`).
+    @Test func latestWithTheSameFutureHandsBackOnlyTheSupersededInterest() {
+        var machine = Machine(strategy: .latest, onFailure: .failSignal)
+        let memoized = Future(value: 7)
+        _ = machine.replaced(with: memoized)
+        let second = Self.watched(machine.replaced(with: memoized))
+        #expect(second.id == 1 && second.superseded == 7)
+        #expect(machine.tracked.keys.sorted() == [1])
+        #expect(Self.sent(machine.futureCompleted(1, .success(7))) == ["7"])
+        guard case .nothing = machine.futureCompleted(0, .success(7)) else {
+            return #expect(Bool(false), "the superseded id no longer counts, whatever its future")
+        }
     }
 
     @Test func latestDoesNotHandBackAFutureThatAlreadyCompleted() {
@@ -117,8 +134,18 @@ import Testing
         _ = machine.futureCompleted(1, .success(1))
         _ = machine.cancelledAll()  // 0, before it, will never go out: the signal is ending
         guard case .nothing = machine.sourceCompleted() else {
-            return #expect(Bool(false), "the outcome of 1 never went out")
+            return #expect(Bool(false), "the outcome of 1 never went out, and was dropped")
         }
+    }
+
+    @Test func cancelledAllDropsTheOutcomesThatCameBeforeTheirTurn() {
+        var machine = Self.machine(.concat, started: 3)
+        _ = machine.futureCompleted(2, .success(2))
+        _ = machine.futureCompleted(1, .success(1))
+        guard case .cancel(let futures, let dropped) = machine.cancelledAll() else { return #expect(Bool(false)) }
+        #expect(Self.labels(futures) == [0])
+        #expect(dropped.compactMap(\.value).sorted() == [1, 2])  // released by the storage, after unlocking
+        #expect(machine.early.isEmpty)
     }
 
     @Test func concatSkipsACancelledOrSkippedOutcomeInItsTurn() {
@@ -217,8 +244,9 @@ import Testing
         var machine = Self.machine(.merge(maxConcurrent: 2), started: 4)
         _ = machine.futureCompleted(1, .success(1))
         let action = machine.cancelledAll()
-        guard case .cancel(let futures) = action else { return #expect(Bool(false)) }
+        guard case .cancel(let futures, let dropped) = action else { return #expect(Bool(false)) }
         #expect(Self.labels(futures) == [3, 2, 0])
+        #expect(dropped.isEmpty)
         #expect(action.events.isEmpty)
         guard case .nothing = machine.cancelledAll() else {
             return #expect(Bool(false), "nothing is left to cancel")
