@@ -1,5 +1,4 @@
 import Dispatch
-import FutureBridgeInternals
 
 /// What FutureBridge's time functions measure and wait with: a monotonic "now" and a way
 /// to run a job once a delay has passed.
@@ -30,7 +29,9 @@ public struct Timekeeper: Sendable {
     ///     decrease.
     ///   - schedule: Runs `job` exactly once after `nanoseconds` (on any thread), unless
     ///     the returned function is called first; it must never run `job` synchronously
-    ///     inside `schedule` itself unless `nanoseconds` is 0.
+    ///     inside `schedule` itself unless `nanoseconds` is 0. The returned function should
+    ///     release the wait and `job` at once (cancel the timer rather than ignore it
+    ///     when it fires): a detached `debounce` or a beaten `timeout` then keeps nothing.
     public init(
         now: @escaping @Sendable () -> UInt64,
         schedule: @escaping @Sendable (_ nanoseconds: UInt64, _ job: @escaping @Sendable () -> Void) -> CancelWait
@@ -45,22 +46,27 @@ public struct Timekeeper: Sendable {
 
     /// Dispatch timers that run their jobs on `queue`, and `DispatchTime` uptime.
     ///
+    /// Each wait is a Dispatch timer source of its own: cancelling a wait (a detached
+    /// `debounce`, a future that completed before its `timeout`) cancels its source, which
+    /// leaves Dispatch's timers and releases the job at once, so cancelled waits keep no
+    /// memory until their deadlines.
+    ///
     /// - Parameter queue: Where the timers fire.
     public static func dispatch(on queue: DispatchQueue) -> Timekeeper {
+        dispatch(on: queue, timerMade: nil)
+    }
+
+    /// ``dispatch(on:)``, handing each timer it makes to `timerMade` (for tests: that a
+    /// cancelled wait cancels its timer).
+    package static func dispatch(
+        on queue: DispatchQueue, timerMade: (@Sendable (DispatchTimer) -> Void)?
+    ) -> Timekeeper {
         Timekeeper(
             now: { DispatchTime.now().uptimeNanoseconds },
             schedule: { nanoseconds, job in
-                // Cancelling releases the job (and what it captures) at once, not when the
-                // timer would have fired.
-                let pending = Locked<(@Sendable () -> Void)?>(job)
-                let take: @Sendable () -> (@Sendable () -> Void)? = {
-                    pending.withLock { job in
-                        defer { job = nil }
-                        return job
-                    }
-                }
-                queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) { take()?() }
-                return { _ = take() }
+                let timer = DispatchTimer(nanoseconds: nanoseconds, queue: queue, job: job)
+                timerMade?(timer)
+                return { timer.cancel() }
             })
     }
 

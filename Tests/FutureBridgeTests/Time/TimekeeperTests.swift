@@ -122,6 +122,51 @@ struct TimekeeperTests {
         #expect(try await Future<Void>.after(.nanoseconds(0), timekeeper: .dispatch).value == ())
     }
 
+    /// A one-hour wait of each time function, on a dispatch timekeeper, ended early as a
+    /// user ends it.
+    enum EndedWait: CaseIterable {
+        case afterCancelled, delayCancelled, timeoutBeaten, retryCancelled
+
+        func run(on timekeeper: Timekeeper) {
+            let hour = DispatchTimeInterval.seconds(3_600)
+            switch self {
+            case .afterCancelled:
+                Future<Void>.after(hour, timekeeper: timekeeper).requestCancellation()
+            case .delayCancelled:
+                Future(value: 1).delay(hour, timekeeper: timekeeper).requestCancellation()
+            case .timeoutBeaten:
+                let fast = Promise<Int>()
+                _ = fast.future.timeout(after: hour, timekeeper: timekeeper)
+                fast.succeed(1)
+            case .retryCancelled:
+                retry(attempts: 2, delay: .constant(interval: hour), timekeeper: timekeeper) {
+                    Future<Int>(error: TestError())
+                }.requestCancellation()
+            }
+        }
+    }
+
+    /// Cancelling a Dispatch wait cancels its timer source, which takes it out of
+    /// Dispatch's timers: a cancelled wait keeps no memory until its deadline.
+    @Test(arguments: EndedWait.allCases)
+    func endedDispatchWaitsCancelTheirTimers(wait: EndedWait) {
+        let timers = Recorder<DispatchTimer>()
+        wait.run(on: .dispatch(on: .global(), timerMade: { timers.append($0) }))
+        #expect(timers.all.count == 1)
+        #expect(timers.all.allSatisfy { $0.isCancelled })
+    }
+
+    /// A timer that fires cancels its source before it runs the job: nothing of it is
+    /// left among Dispatch's timers.
+    @Test func aDispatchTimerThatFiresIsCancelled() async {
+        let timers = Recorder<DispatchTimer>()
+        let fired = Promise<Bool>()
+        _ = Timekeeper.dispatch(on: .global(), timerMade: { timers.append($0) }).schedule(0) {
+            fired.succeed(timers.all.allSatisfy { $0.isCancelled })
+        }
+        #expect(await fired.future.outcome.value == true)
+    }
+
     @Test(arguments: [
         (DispatchTimeInterval.seconds(2), UInt64(2_000_000_000)),
         (.milliseconds(3), 3_000_000),

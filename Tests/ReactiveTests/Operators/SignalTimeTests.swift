@@ -360,17 +360,34 @@ final class DetachesWhenReleased: Sendable {
 
     // MARK: Threads
 
-    /// The three time operators, with an interval of 3 ns.
+    /// The three time operators, with an interval of 3 ns unless said otherwise.
     enum Operator: String, CaseIterable, Sendable, Codable {
         case debounce, throttleLatest, throttleFirst
 
-        func apply<Value>(to signal: Signal<Value>, on timekeeper: Timekeeper) -> Signal<Value> {
+        func apply<Value>(
+            to signal: Signal<Value>, on timekeeper: Timekeeper, interval: DispatchTimeInterval = .nanoseconds(3)
+        ) -> Signal<Value> {
             switch self {
-            case .debounce: signal.debounce(for: .nanoseconds(3), timekeeper: timekeeper)
-            case .throttleLatest: signal.throttle(for: .nanoseconds(3), latest: true, timekeeper: timekeeper)
-            case .throttleFirst: signal.throttle(for: .nanoseconds(3), latest: false, timekeeper: timekeeper)
+            case .debounce: signal.debounce(for: interval, timekeeper: timekeeper)
+            case .throttleLatest: signal.throttle(for: interval, latest: true, timekeeper: timekeeper)
+            case .throttleFirst: signal.throttle(for: interval, latest: false, timekeeper: timekeeper)
             }
         }
+    }
+
+    /// With the dispatch timekeeper, detaching cancels the Dispatch timer source, which
+    /// takes it out of Dispatch's timers: nothing stays scheduled for the hour.
+    @Test(arguments: Operator.allCases)
+    func detachingCancelsTheDispatchTimer(kind: Operator) {
+        let timers = Recorder<DispatchTimer>()
+        let timekeeper = Timekeeper.dispatch(on: .global(), timerMade: { timers.append($0) })
+        let (signal, input) = Signal<Int>.pipe()
+        let observation = kind.apply(to: signal, on: timekeeper, interval: .seconds(3_600)).observe { _ in }
+        input.send(1)  // held by debounce; sent by throttle, which opens its window
+        #expect(timers.all.count == 1)
+        #expect(timers.all.allSatisfy { !$0.isCancelled })
+        observation.detach()
+        #expect(timers.all.allSatisfy { $0.isCancelled })
     }
 
     /// Two threads send while a third moves the clock, so that timers fire on it in the
