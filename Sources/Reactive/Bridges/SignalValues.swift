@@ -50,6 +50,16 @@ public struct SignalValues<Value: Sendable>: AsyncSequence, Sendable {
     /// An iterator over the values. Iterators of one sequence share its values: a second
     /// loop over the same sequence goes on where the first one stopped.
     ///
+    /// Each value goes to exactly one iterator. An iterator whose values ran out takes
+    /// what the sequence keeps: with ``SignalBufferingPolicy/unbounded``, everything kept
+    /// at that moment, which it then hands out itself, in order; with a bounded policy,
+    /// the oldest value. So two iterators alive at once and used in turn (a loop inside a
+    /// loop over one sequence) get the values in the order sent with a bounded policy;
+    /// with the unbounded one, each keeps what it took, and the other gets the values sent
+    /// after that take first (`0, 10, 1`, where `AsyncStream` gives `0, 1, 2`). A
+    /// released iterator gives back what it had left, in front of the values kept since.
+    /// For one order, finish or release one iterator before the next one takes values.
+    ///
     /// - Returns: The iterator.
     @inlinable
     public func makeAsyncIterator() -> Iterator {

@@ -60,6 +60,45 @@ struct SignalValuesTests {
         #expect(await Self.drain(values).values == [3, 4])
     }
 
+    /// Two iterators alive at once, used in turn (the documented behaviour): each value
+    /// goes to exactly one of them; with the unbounded policy an iterator takes every
+    /// value kept when its own run out, so the other one gets only what comes after (and,
+    /// once the first is released, what it had left, in front).
+    @Test func twoLiveIteratorsOfTheUnboundedPolicyEachKeepWhatTheyTook() async throws {
+        let (signal, input) = Signal<Int>.pipe()
+        let values = signal.values()
+        for value in 0..<3 { input.send(value) }
+        var inner: SignalValues<Int>.Iterator
+        do {
+            var outer = values.makeAsyncIterator()
+            #expect(try await outer.next() == 0)  // 1 and 2 are its own now
+            inner = values.makeAsyncIterator()
+            input.send(10)
+            #expect(try await inner.next() == 10)
+            #expect(try await outer.next() == 1)
+            input.send(11)
+            #expect(try await inner.next() == 11)
+        }
+        input.send(12)
+        #expect(try await inner.next() == 2)  // the released outer iterator's, in front
+        #expect(try await inner.next() == 12)
+    }
+
+    /// A bounded policy's iterators take one value at a time: used in turn, they get the
+    /// values in the order they were sent.
+    @Test(arguments: [SignalBufferingPolicy.oldest(8), .newest(8)])
+    func twoLiveIteratorsOfABoundedPolicyTakeTheValuesInOrder(policy: SignalBufferingPolicy) async throws {
+        let (signal, input) = Signal<Int>.pipe()
+        let values = signal.values(buffering: policy)
+        for value in 0..<4 { input.send(value) }
+        var first = values.makeAsyncIterator()
+        var second = values.makeAsyncIterator()
+        #expect(try await first.next() == 0)
+        #expect(try await second.next() == 1)
+        #expect(try await first.next() == 2)
+        #expect(try await second.next() == 3)
+    }
+
     // MARK: Ends
 
     @Test func failureAndInterruptionComeAfterTheKeptValues() async {
