@@ -9,7 +9,7 @@ public enum MapFutureStrategy: Sendable, Equatable {
     /// Only the latest value's future matters: a new value sends a cancel request to the
     /// future in flight and drops its result. The request counts like any consumer's
     /// (see ``Signal/mapFuture(_:onFailure:_:)``): when the new value's future is the one in
-    /// flight (a memoized search, a ``FutureCache`` entry), it is not cancelled.
+    /// flight (a memoized search, a `FutureCache` entry), it is not cancelled.
     case latest
 }
 

@@ -15,7 +15,7 @@ extension Signal {
     /// detached), every future in flight gets a cancel request and queued values are
     /// dropped at once, even while a future ignores its request and keeps going. The
     /// observation holds an interest in each future in flight (as a
-    /// ``FutureBridge/CancellationToken`` does), so its request counts like any other
+    /// `CancellationToken` does), so its request counts like any other
     /// consumer's: a future that someone else still wants, or that the latest value maps
     /// to as well (``MapFutureStrategy/latest``), is not cancelled.
     ///
