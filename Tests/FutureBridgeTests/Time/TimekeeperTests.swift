@@ -1,4 +1,5 @@
 import Dispatch
+import FutureBridgeInternals
 import FutureBridgeTesting
 import TestSupport
 import Testing
@@ -154,6 +155,24 @@ struct TimekeeperTests {
         wait.run(on: .dispatch(on: .global(), timerMade: { timers.append($0) }))
         #expect(timers.all.count == 1)
         #expect(timers.all.allSatisfy { $0.isCancelled })
+    }
+
+    /// Waits of 0 to 2 µs cancelled from four threads, twice each, while they fire: each
+    /// job runs at most once, and every timer ends cancelled (fired or not).
+    @Test func dispatchWaitsCancelledWhileTheyFireRunAtMostOnce() {
+        let count = stressIterations(40_000, atLeast: 4_000)
+        let runs = Locked([Int](repeating: 0, count: count))
+        let timers = Recorder<DispatchTimer>()
+        let timekeeper = Timekeeper.dispatch(on: .global(), timerMade: { timers.append($0) })
+        let cancels = (0..<count).map { index in
+            timekeeper.schedule(UInt64(index % 3) * 1_000) { runs.withLock { $0[index] += 1 } }
+        }
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for index in stride(from: thread / 2, to: count, by: 2) { cancels[index]() }
+        }
+        #expect(timers.all.count == count)
+        #expect(timers.all.allSatisfy { $0.isCancelled })
+        #expect(runs.withLock { $0 }.allSatisfy { $0 <= 1 })
     }
 
     /// A timer that fires cancels its source before it runs the job: nothing of it is

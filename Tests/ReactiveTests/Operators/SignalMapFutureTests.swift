@@ -104,6 +104,24 @@ import Testing
         #expect(events.all == ["found a", "found a", "found a", "completed"])
     }
 
+    /// Four threads send values that all map to one memoized future: whatever the order,
+    /// the latest value wants it, so it never gets a cancel request.
+    @Test func latestFromFourThreadsNeverCancelsTheFutureEveryValueMapsTo() {
+        let perThread = stressIterations(25_000, atLeast: 2_500)
+        let requests = Counter()
+        let memoized = Promise<String>()
+        memoized.onCancellationRequest { _ in requests.increment() }
+        let (signal, input) = Signal<Int>.pipe()
+        let events = record(signal.mapFuture(.latest) { _ in memoized.future })
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for value in 0..<perThread { input.send(value) }
+        }
+        #expect(requests.count == 0)
+        memoized.succeed("found")
+        input.sendCompleted()
+        #expect(events.all == ["found", "completed"])
+    }
+
     /// `FutureCache` hands each request a future of its own that shares the fetch: the
     /// superseded request's cancellation leaves the fetch to the latest one.
     @Test func latestOverAFutureCacheKeepsTheSharedFetch() {
