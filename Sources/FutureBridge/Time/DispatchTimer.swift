@@ -11,12 +11,14 @@ import FutureBridgeInternals
 ///
 /// The source's handler holds the timer until the source is cancelled, which ends it
 /// either way; the timer holds the source.
-package final class DispatchTimer: Sendable {
+// @unchecked Sendable: `job` is reached only under its lock, and `source` is a constant
+// reference to a Dispatch source, which may be cancelled and tested from any thread
+// (`dispatch_source_cancel`, `dispatch_source_testcancel`); the Linux overlay lacks the
+// `Sendable` mark.
+package final class DispatchTimer: @unchecked Sendable {
     /// The job, until the timer fires or is cancelled.
     private let job: Locked<(@Sendable () -> Void)?>
-    /// A dispatch source may be scheduled, cancelled and tested from any thread; only the
-    /// Linux overlay lacks the `Sendable` mark.
-    private nonisolated(unsafe) let source: DispatchSourceTimer
+    private let source: DispatchSourceTimer
 
     /// Schedules `job` on `queue` once `nanoseconds` have passed.
     init(nanoseconds: UInt64, queue: DispatchQueue, job: @escaping @Sendable () -> Void) {
