@@ -5,17 +5,6 @@ import SwiftSyntax
 /// callers. Cancelling the awaiting task withdraws its interest in the future, which
 /// becomes a cancel request to the promise when no one else waits.
 extension AsyncFormPlanner {
-    /// The value type of a `Future<T>` the function returns (FutureBridge's: one generic
-    /// argument, and no `Future` type of the sources' own), or nil.
-    func futureValue(_ site: FunctionSite) -> TypeSyntax? {
-        guard let returnType = site.returnType, TypeText.optionalWrapped(returnType) == nil,
-            let (name, arguments) = TypeText.nominal(returnType),
-            name == "Future" || name == "FutureBridge.Future", arguments.count == 1
-        else { return nil }
-        if let declared = index.typeInfo("Future"), !declared.isFromInterface { return nil }
-        return arguments[0]
-    }
-
     func futurePlan(_ site: FunctionSite, value: TypeSyntax) -> Plan {
         if site.isAsync { return .skipped(.alreadyAsync, "async and returns a future") }
         if site.isUnavailable { return .skipped(.unavailable, "") }

@@ -1,53 +1,9 @@
 import SwiftSyntax
 
-/// Stream forms: a function whose handler is called many times (progress, events,
-/// subscriptions) gets an `AsyncThrowingStream` of the handler's values, never a one-shot
-/// async form, and ending the stream stops the handler through what the function returns.
+/// The stream form: an `AsyncThrowingStream` of the handler's values.
 extension AsyncFormPlanner {
-    /// `handler` receives the values; `errorHandler`, if any, the error that ends them.
-    func streamPlan(_ site: FunctionSite, shape: HandlerShape, handler: Int, errorHandler: Int?, reason: String)
-        -> Plan
-    {
-        let element: TypeSyntax
-        switch shape {
-        case .value(let type), .optionalValueAndError(let type), .carriedError(let type):
-            element = type
-        case .result(let success, _), .carriedResult(_, let success):
-            element = success
-        default:
-            return .skipped(.eventHandler, reason + "; the \(shape.name) shape has no stream form")
-        }
-        if case .notSendable(let culprit) = index.sendability(of: element, generics: Set(site.genericsInScope.keys)) {
-            return .skipped(.notSendable, "`\(culprit)` is not Sendable: a stream's values cross to the consuming task")
-        }
-        guard let stop = stopper(site) else {
-            return .skipped(
-                .eventHandler, reason + "; nothing it returns (and no `stop…()` of its owner) stops the handler")
-        }
-        let stopper: Stopper
-        switch stop {
-        case .success(let found):
-            stopper = found
-        case .failure(.isolated(let method, let isolation)):
-            // The stream's end (`onTermination`) is `@Sendable` and runs on any thread.
-            return .skipped(.eventHandler, reason + "; " + isolation.explained(method, from: "the stream's end"))
-        case .failure:
-            return .skipped(
-                .eventHandler,
-                reason + "; `\(site.returnType.map { text($0) } ?? "")` does not stop the handler from any thread")
-        }
-        let kept = keptParameters(site, removing: [handler] + (errorHandler.map { [$0] } ?? []))
-        let labels = kept.map { site.parameters[$0].label }
-        if let existing = existingCounterpart(site, labels: labels) { return .skipped(.hasAsyncSibling, existing) }
-        if let clash = callClash(site, labels: labels) { return .skipped(.wouldBreakCalls, clash) }
-        return .generated(
-            streamForm(
-                site, shape: shape, element: element, handler: handler, errorHandler: errorHandler, kept: kept,
-                stop: stopper))
-    }
-
-    private func streamForm(
-        _ site: FunctionSite, shape: HandlerShape, element: TypeSyntax, handler: Int, errorHandler: Int?,
+    func streamForm(
+        _ site: FunctionSite, shape: HandlerShape, element: TypeSyntax, handler: Int, ending: StreamEnding?,
         kept: [Int], stop: Stopper
     ) -> GeneratedMember {
         let continuation = site.freshName("continuation")
@@ -59,14 +15,13 @@ extension AsyncFormPlanner {
         var prelude: [String] = []
         for (offset, parameter) in site.parameters.enumerated() where offset != handler {
             let label = parameter.label.map { "\($0): " } ?? ""
-            if offset == errorHandler {
+            if let ending, offset == ending.index {
                 // After the values' handler: a second trailing closure.
                 if offset > handler {
-                    let error = site.freshName("error", avoiding: [continuation])
-                    closure.following = (
-                        parameter.label ?? "_",
-                        .init(HandlerClosure(parameters: [error], body: ["\(continuation).finish(throwing: \(error))"]))
-                    )
+                    let ends = ending.closure(continuation: continuation) {
+                        site.freshName($0, avoiding: [continuation])
+                    }
+                    closure.following = (parameter.label ?? "_", .init(ends))
                 } else {
                     // A local, not a closure argument before a trailing closure (which
                     // swift-format's OnlyOneTrailingClosureArgument rejects).
@@ -116,7 +71,12 @@ extension AsyncFormPlanner {
                 : "calls `\(stop.method)()` on the `\(stop.typeName)` that `\(site.selectorText)` returns"
         let finishes: String
         switch shape {
-        case .value where errorHandler == nil: finishes = ""
+        case _ where ending.map({ if case .completion = $0.kind { true } else { false } }) ?? false:
+            let name = site.parameters[ending!.index].label ?? site.parameters[ending!.index].name
+            finishes =
+                ", when the operation ends (`\(name)` is called: the loop then throws the error it receives, if any)"
+                + (shape.carriesError ? ", or when a value reports an error, which the loop throws" : "")
+        case .value where ending == nil: finishes = ""
         default: finishes = ", or when the operation reports an error, which the loop throws"
         }
         let note =
@@ -160,7 +120,7 @@ extension AsyncFormPlanner {
     }
 
     /// The handler that feeds the stream: values are yielded, an error finishes it.
-    private func yieldingClosure(_ site: FunctionSite, shape: HandlerShape, continuation: String) -> HandlerClosure {
+    func yieldingClosure(_ site: FunctionSite, shape: HandlerShape, continuation: String) -> HandlerClosure {
         // (A stream's handler may be called on any thread: the continuation is Sendable.)
         let value = site.freshName("value", avoiding: [continuation])
         switch shape {

@@ -76,6 +76,24 @@ enum HandlerShape {
         }
     }
 
+    /// A completion that reports the end and nothing else: `(Error?)`, `()`, `(Result<Void, E>)`.
+    var endsWithoutValue: Bool {
+        switch self {
+        case .errorOnly, .none: true
+        case .result(let success, _): TypeText.isVoid(success)
+        default: false
+        }
+    }
+
+    /// The type a stream of this handler's values yields, if the shape has a stream form.
+    var streamElement: TypeSyntax? {
+        switch self {
+        case .value(let type), .optionalValueAndError(let type), .carriedError(let type): type
+        case .result(let success, _), .carriedResult(_, let success): TypeText.isVoid(success) ? nil : success
+        default: nil
+        }
+    }
+
     /// The shape with the error a `(T) -> Void` handler's value carries, if it carries one.
     func carryingError(_ index: SourceIndex) -> HandlerShape {
         guard case .value(let type) = self, let carried = index.carriedError(in: type) else { return self }

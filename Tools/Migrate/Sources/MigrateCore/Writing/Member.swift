@@ -15,11 +15,6 @@ struct GeneratedMember {
     var needsUncheckedHandle = false
 }
 
-enum Plan {
-    case generated(GeneratedMember)
-    case skipped(SkipReason, String)
-}
-
 /// Renders a declaration: documentation, attributes, the signature (one parameter per
 /// line when it would be long) and the body.
 struct DeclarationText {

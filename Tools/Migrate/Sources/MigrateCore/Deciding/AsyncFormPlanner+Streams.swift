@@ -1,0 +1,85 @@
+import SwiftSyntax
+
+/// Stream forms: a function whose handler is called many times (progress, events,
+/// subscriptions) gets an `AsyncThrowingStream` of the handler's values, never a one-shot
+/// async form, and ending the stream stops the handler through what the function returns.
+extension AsyncFormPlanner {
+    /// `handler` receives the values; `ending`, if any, is the handler that ends them.
+    func streamPlan(_ site: FunctionSite, shape: HandlerShape, handler: Int, ending: StreamEnding?, reason: String)
+        -> Plan
+    {
+        guard let element = shape.streamElement else {
+            return .skipped(.eventHandler, reason + "; the \(shape.name) shape has no stream form")
+        }
+        if case .notSendable(let culprit) = index.sendability(of: element, generics: Set(site.genericsInScope.keys)) {
+            return .skipped(.notSendable, "`\(culprit)` is not Sendable: a stream's values cross to the consuming task")
+        }
+        guard let stop = stopper(site) else {
+            return .skipped(
+                .eventHandler, reason + "; nothing it returns (and no `stop…()` of its owner) stops the handler")
+        }
+        let stopper: Stopper
+        switch stop {
+        case .success(let found):
+            stopper = found
+        case .failure(.isolated(let method, let isolation)):
+            // The stream's end (`onTermination`) is `@Sendable` and runs on any thread.
+            return .skipped(.eventHandler, reason + "; " + isolation.explained(method, from: "the stream's end"))
+        case .failure:
+            return .skipped(
+                .eventHandler,
+                reason + "; `\(site.returnType.map { text($0) } ?? "")` does not stop the handler from any thread")
+        }
+        let kept = keptParameters(site, removing: [handler] + (ending.map { [$0.index] } ?? []))
+        let labels = kept.map { site.parameters[$0].label }
+        if let existing = existingCounterpart(site, labels: labels) { return .skipped(.hasAsyncSibling, existing) }
+        if let clash = callClash(site, labels: labels) { return .skipped(.wouldBreakCalls, clash) }
+        return .generated(
+            streamForm(
+                site, shape: shape, element: element, handler: handler, ending: ending, kept: kept,
+                stop: stopper))
+    }
+}
+
+/// The handler that ends a stream: one that reports the error ending the values
+/// (`onError:`, `failure:`), or a terminal completion (`completion: (Error?) -> Void`).
+struct StreamEnding {
+    enum Kind {
+        /// `(Error) -> Void`: finishes the stream by throwing.
+        case error
+        /// A completion that carries no value (`(Error?)`, `()`, `(Result<Void, E>)`):
+        /// finishes the stream, throwing its error if it has one.
+        case completion(HandlerShape)
+    }
+
+    var index: Int
+    var kind: Kind
+
+    /// The closure that ends the stream through `continuation`, with parameters named
+    /// by `fresh`.
+    func closure(continuation: String, fresh: (String) -> String) -> HandlerClosure {
+        switch kind {
+        case .error, .completion(.errorOnly):
+            let error = fresh("error")
+            if case .error = kind {
+                return HandlerClosure(parameters: [error], body: ["\(continuation).finish(throwing: \(error))"])
+            }
+            return HandlerClosure(
+                parameters: [error],
+                body: [
+                    "if let \(error) {", "    \(continuation).finish(throwing: \(error))", "} else {",
+                    "    \(continuation).finish()", "}",
+                ])
+        case .completion(.result):
+            let result = fresh("result")
+            return HandlerClosure(
+                parameters: [result],
+                body: [
+                    "if case .failure(let error) = \(result) {", "    \(continuation).finish(throwing: error)",
+                    "} else {", "    \(continuation).finish()", "}",
+                ])
+        case .completion:
+            return HandlerClosure(parameters: [], body: ["\(continuation).finish()"])
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// What the tool writes.
+public enum MigrationMode: Sendable, Equatable {
+    /// For each completion-handler function, an `async throws` form built on FutureBridge,
+    /// in `<File>+Async.swift`.
+    case asyncForms
+    /// For each `async` function, a completion-handler shim for callers not migrated yet,
+    /// in `<File>+LegacyShims.swift`.
+    case legacyShims
+
+    /// The suffix of the generated files' names.
+    public var fileSuffix: String {
+        switch self {
+        case .asyncForms: "+Async"
+        case .legacyShims: "+LegacyShims"
+        }
+    }
+}
+
+/// How to migrate.
+public struct MigrationOptions: Sendable, Equatable {
+    public var mode: MigrationMode
+    /// Wrap only `public` and `open` functions: for wrappers compiled outside the module
+    /// that declares the API.
+    public var publicOnly: Bool
+    /// Modules every generated file imports besides the original file's imports and
+    /// FutureBridge (the module that declares the API, when the wrappers live elsewhere).
+    public var imports: [String]
+    /// Functions whose handler is called once, whatever their names say: `name`,
+    /// `Owner.name`, or a selector (`Owner.name(label:handler:)`).
+    public var oneShot: Set<String>
+    /// Functions whose handler is called many times (they get a stream form), named the same way.
+    public var multiShot: Set<String>
+
+    public init(
+        mode: MigrationMode = .asyncForms, publicOnly: Bool = false, imports: [String] = [],
+        oneShot: Set<String> = [], multiShot: Set<String> = []
+    ) {
+        self.mode = mode
+        self.publicOnly = publicOnly
+        self.imports = imports
+        self.oneShot = oneShot
+        self.multiShot = multiShot
+    }
+}

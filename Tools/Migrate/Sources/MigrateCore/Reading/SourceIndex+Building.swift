@@ -1,0 +1,127 @@
+import SwiftSyntax
+
+/// Building the index: the declarations of the sources, then of the interfaces.
+extension SourceIndex {
+    func add(_ file: SourceFileSyntax, isInterface: Bool = false) {
+        var walker = DeclarationWalker()
+        walker.onOwner = { [self] decl, owner, _ in
+            if isInterface, owner.kind != .extension, types[owner.qualifiedName] != nil { return }
+            if owner.kind == .extension {
+                if isSendableUnavailable(decl) {
+                    pendingNotSendable.insert(owner.qualifiedName)
+                } else {
+                    extensionConformances[owner.qualifiedName, default: []] += owner.inherited
+                }
+                return
+            }
+            let info = types[owner.qualifiedName] ?? TypeInfo(name: owner.qualifiedName, kind: owner.kind)
+            info.isFromInterface = isInterface
+            info.kind = owner.kind
+            info.access = Access(modifiers: owner.modifiers) ?? .internal
+            info.inherited += owner.inherited
+            info.availability = owner.attributes.compactMap(Self.availability)
+            for element in owner.attributes {
+                guard case .attribute(let attribute) = element else { continue }
+                let name = text(attribute.attributeName)
+                if name == "globalActor" { info.isGlobalActor = true }
+            }
+            info.globalActor = globalActorAttribute(owner.attributes)
+            if let clause = owner.genericParameters {
+                for parameter in clause.parameters {
+                    info.genericParameters[parameter.name.text] = parameter.inheritedType.map { [text($0)] } ?? []
+                    info.genericParameterList.append(parameter.name.text)
+                }
+            }
+            if !owner.qualifiedName.contains(".") { topLevelTypes.insert(owner.qualifiedName) }
+            if let whereClause = owner.whereClause {
+                for (name, constraint) in Self.requirements(whereClause) {
+                    info.genericParameters[name, default: []].append(constraint)
+                }
+            }
+            types[owner.qualifiedName] = info
+            if typesBySimpleName[Self.lastComponent(owner.qualifiedName)] == nil {
+                typesBySimpleName[Self.lastComponent(owner.qualifiedName)] = info
+            }
+        }
+        walker.onTypeAlias = { [self] node, _ in
+            if let clause = node.genericParameterClause {
+                genericAliasDeclarations[node.name.text] = (
+                    clause.parameters.map(\.name.text), node.initializer.value
+                )
+            } else {
+                aliases[node.name.text] = node.initializer.value
+            }
+        }
+        walker.onAssociatedType = { [self] node, context in
+            guard let owner = context.ownerName else { return }
+            let info = types[owner] ?? TypeInfo(name: owner, kind: .protocol)
+            info.associatedTypes[node.name.text] = node.inheritanceClause?.inheritedTypes.map { text($0.type) } ?? []
+            types[owner] = info
+        }
+        walker.onFunction = { [self] node, context in
+            let owner = context.ownerName ?? ""
+            let parameters = Parameter.list(node.signature.parameterClause)
+            let key = FunctionKey(owner: owner, name: node.name.text, labels: parameters.map(\.label))
+            let isStatic = node.modifiers.contains {
+                $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class)
+            }
+            let returnType = node.signature.returnClause.map { text($0.type) }
+            let isolation = MethodIsolation(
+                isAsync: node.signature.effectSpecifiers?.asyncSpecifier != nil,
+                isNonisolated: node.modifiers.contains { $0.name.tokenKind == .keyword(.nonisolated) },
+                globalActor: globalActorAttribute(node.attributes)
+                    ?? context.owner.flatMap { $0.kind == .extension ? globalActorAttribute($0.attributes) : nil })
+            let entry = FunctionEntry(
+                labels: parameters.map(\.label),
+                defaulted: parameters.map(\.hasDefault),
+                isAsync: node.signature.effectSpecifiers?.asyncSpecifier != nil,
+                isStatic: isStatic,
+                parameterTypes: parameters.map { text($0.type) },
+                hasHandler: parameters.last.map { ClosureType($0.type, aliases: { _ in nil })?.returnsVoid ?? false }
+                    ?? false,
+                returnsStream: returnType.map(Self.namesStream) ?? false,
+                returnsValue: node.signature.returnClause.map { !TypeText.isVoid($0.type) } ?? false,
+                isolation: isolation)
+            functions[key, default: []].append(entry)
+            functionsByName[owner + "|" + node.name.text, default: []].append(entry)
+            if CancelMethod.names.contains(node.name.text), parameters.isEmpty, !isStatic, !owner.isEmpty {
+                let method = CancelMethod(
+                    name: node.name.text, returnsValue: entry.returnsValue, isolation: isolation)
+                if let existing = pendingCancel[owner],
+                    CancelMethod.names.firstIndex(of: existing.name)! <= CancelMethod.names.firstIndex(of: method.name)!
+                {
+                } else {
+                    pendingCancel[owner] = method
+                }
+            }
+        }
+        walker.onVariable = { [self] node, context in
+            guard let owner = context.ownerName else { return }
+            for binding in node.bindings {
+                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+                // A property whose type is inferred is known by name only: enough to see a clash.
+                pendingProperties[owner, default: [:]][name] = binding.typeAnnotation?.type
+                propertyNames[owner + "|" + name] = true
+            }
+        }
+        walker.walk(file)
+    }
+
+    /// `AsyncStream<T>`, `StreamOf<T>`, `some AsyncSequence<T, E>`: a type that streams values.
+    static func namesStream(_ spelled: String) -> Bool {
+        spelled.contains("Stream") || spelled.contains("AsyncSequence")
+    }
+
+    func isSendableUnavailable(_ decl: DeclSyntax) -> Bool {
+        guard let ext = decl.as(ExtensionDeclSyntax.self),
+            let inherited = ext.inheritanceClause?.inheritedTypes,
+            inherited.contains(where: { text($0.type) == "Sendable" })
+        else { return false }
+        return ext.attributes.contains { element in
+            guard case .attribute(let attribute) = element, text(attribute.attributeName) == "available" else {
+                return false
+            }
+            return text(attribute).contains("unavailable")
+        }
+    }
+}

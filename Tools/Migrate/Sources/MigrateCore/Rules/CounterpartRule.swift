@@ -1,0 +1,91 @@
+/// The API's own async form of an operation: no second form beside it.
+struct CounterpartRule: Rule {
+    static let summary = "An operation the API already offers as an async function or a stream gets no second form."
+
+    /// The async function (or the stream) the API already offers for this operation:
+    /// the one it names with `@available(*, renamed:)` or `@completionHandlerAsync`, or an
+    /// async function or stream-returning one with the same base name that a call with
+    /// the form's labels reaches, in the owner or a type it conforms to or inherits from.
+    func decide(_ candidate: FormCandidate, in context: RuleContext) -> String? {
+        let (site, labels, index) = (candidate.site, candidate.labels, context.index)
+        if let named = site.namedAsyncForm { return "names its async form `\(named)`" }
+        for owner in index.selfAndSupertypes(site.context.ownerName) {
+            for entry in index.entries(owner: owner, name: site.name)
+            where (entry.isAsync || entry.returnsStream)
+                && (Self.accepts(entry, labels: labels) || Self.sameLabels(entry, labels: labels))
+            {
+                let prefix = owner.isEmpty ? "" : owner + "."
+                return "`\(prefix)\(selector(site.name, entry.labels))\(entry.isAsync ? " async" : "")`"
+            }
+        }
+        return nil
+    }
+
+    /// Whether a call with `labels` reaches `entry`: its labels, with some of its
+    /// defaulted parameters left out.
+    static func accepts(_ entry: SourceIndex.FunctionEntry, labels: [String?]) -> Bool {
+        var wanted = labels[...]
+        for (label, defaulted) in zip(entry.labels, entry.defaulted) {
+            if let next = wanted.first, next == label {
+                wanted = wanted.dropFirst()
+            } else if !defaulted {
+                return false
+            }
+        }
+        return wanted.isEmpty
+    }
+
+    /// The same labels in another order: an async form that reorders its parameters.
+    static func sameLabels(_ entry: SourceIndex.FunctionEntry, labels: [String?]) -> Bool {
+        entry.labels.count == labels.count
+            && entry.labels.map { $0 ?? "_" }.sorted() == labels.map { $0 ?? "_" }.sorted()
+    }
+
+    static let examples: [RuleExample] = [
+        RuleExample(
+            "an async form that drops the callback queue already exists",
+            before: """
+                import Dispatch
+                public final class Object: Sendable {
+                    public func save(options: Int = 0, callbackQueue: DispatchQueue = .main,
+                                     completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {}
+                    public func save(options: Int = 0) async throws -> Bool { true }
+                }
+                """,
+            function: "Object.save(options:callbackQueue:completion:)",
+            after: .skipped(.hasAsyncSibling, "`Object.save(options:) async`")),
+        RuleExample(
+            "an async form with the same labels in another order",
+            before: """
+                public final class Login: Sendable {
+                    public func login(user: String, token: String, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {}
+                    public func login(token: String, user: String) async throws -> Bool { true }
+                }
+                """,
+            function: "Login.login(user:token:completion:)",
+            after: .skipped(.hasAsyncSibling, "login(token:user:) async")),
+        RuleExample(
+            "@available(*, renamed:) names the async form",
+            before: """
+                public final class API: Sendable {
+                    @available(*, renamed: "fetch()")
+                    public func fetch(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {}
+                }
+                """,
+            function: "API.fetch(completion:)",
+            after: .skipped(.hasAsyncSibling, "names its async form `fetch()`")),
+        RuleExample(
+            "a stream-returning function with the same base name serves a progress handler",
+            before: """
+                import Dispatch
+                open class Request: @unchecked Sendable {
+                    @discardableResult public func cancel() -> Self { self }
+                    public func downloadProgress(queue: DispatchQueue = .main, closure: @escaping @Sendable (Double) -> Void) -> Self { self }
+                    public func downloadProgress(bufferingPolicy: Int = 0) -> AsyncStream<Double> { fatalError() }
+                }
+                """,
+            function: "Request.downloadProgress(queue:closure:)",
+            after: .skipped(.hasAsyncSibling, "downloadProgress(bufferingPolicy:)")),
+
+    ]
+}

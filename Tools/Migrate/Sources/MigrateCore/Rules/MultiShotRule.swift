@@ -1,0 +1,150 @@
+import SwiftSyntax
+
+/// Whether a handler is called many times (events, progress, observations): then the function
+/// gets a stream form, never a one-shot form.
+struct MultiShotRule: Rule {
+    static let summary = "A handler called for events, progress or observations gets a stream form."
+
+    /// Why the handler is called more than once (so the function gets a stream form), or
+    /// nil for a one-shot completion handler. `--one-shot` and `--multi-shot` decide first.
+    func decide(_ subject: (site: FunctionSite, handlerNames: [String]), in context: RuleContext) -> String? {
+        let (site, handlerNames) = subject
+        let options = context.options
+        if Self.isNamed(site, in: options.oneShot) { return nil }
+        if Self.isNamed(site, in: options.multiShot) { return "named by --multi-shot" }
+        if ClosureName.isEvent(handlerNames) { return "`\(handlerNames.last!)` is called for events" }
+        // A name like `streamMessages` or `downloadProgress` says many values, unless the
+        // handler's own name says completion (`stream(feed:completion:)`).
+        if ClosureName.registersEvents(site.name)
+            || (ClosureName.namesUpdates(site.name) && !ClosureName.namesCompletion(handlerNames))
+        {
+            return "`\(site.name)` reports events or progress"
+        }
+        if let returnType = site.returnType, let name = TypeText.simpleName(returnType),
+            ClosureName.isRegistration(name)
+        {
+            return "returns `\(name)`, which keeps the handler registered"
+        }
+        if let handler = site.parameters.last,
+            let storage = HandlerStorage.names(storing: handler.name, in: site.decl).first(where: { name in
+                // `listeners`, `progressHandlers`: a plural names the singular's events.
+                ClosureName.isEvent([name]) || (name.hasSuffix("s") && ClosureName.isEvent([String(name.dropLast())]))
+            })
+        {
+            return "its body keeps the handler in `\(storage)`"
+        }
+        return nil
+    }
+
+    /// Whether `names` (given with `--one-shot` or `--multi-shot`) names the function:
+    /// `name`, `Owner.name`, `name(labels:)` or `Owner.name(labels:)`.
+    static func isNamed(_ site: FunctionSite, in names: Set<String>) -> Bool {
+        var spellings: Set<String> = [site.name, site.selectorText, site.displayName]
+        if let owner = site.context.ownerName { spellings.insert(SourceIndex.lastComponent(owner) + "." + site.name) }
+        return !names.isDisjoint(with: spellings)
+    }
+
+    static let examples: [RuleExample] = [
+        RuleExample(
+            "a progress handler on a request becomes a stream that cancels the request when it ends",
+            before: """
+                import Dispatch
+                open class Request: @unchecked Sendable {
+                    @discardableResult public func cancel() -> Self { self }
+                    public func uploadProgress(queue: DispatchQueue = .main, closure: @escaping @Sendable (Double) -> Void) -> Self { self }
+                }
+                """,
+            function: "Request.uploadProgress(queue:closure:)",
+            after: .generated([
+                "public func uploadProgress() -> AsyncThrowingStream<Double, any Error> {",
+                "let handle = uploadProgress(queue: DispatchQueue(label: \"Request.uploadProgress\")) { value in",
+                "continuation.onTermination = { _ in _ = handle.cancel() }",
+            ])),
+        RuleExample(
+            "an observation token: the stream's end cancels it; an error handler finishes the stream",
+            before: """
+                public final class Observation: Sendable { public func cancel() {} }
+                public struct Query: Sendable {
+                    public func start(onError: @escaping @Sendable (any Error) -> Void,
+                                      onChange: @escaping @Sendable (Int) -> Void) -> Observation { Observation() }
+                }
+                """,
+            function: "Query.start(onError:onChange:)",
+            after: .generated([
+                "public func start() -> AsyncThrowingStream<Int, any Error> {",
+                "let finish: @Sendable (any Error) -> Void = { continuation.finish(throwing: $0) }",
+                "let handle = start(onError: finish) { value in",
+                "continuation.onTermination = { _ in handle.cancel() }",
+            ])),
+        RuleExample(
+            "a throwing function's stream: made before the call, which throws out of the form",
+            before: """
+                public final class Token: Sendable { public func cancel() {} }
+                public final class Feed: Sendable {
+                    public func observe(_ handler: @escaping @Sendable (Int) -> Void) throws -> Token { Token() }
+                }
+                """,
+            function: "Feed.observe(_:)",
+            after: .generated(
+                [
+                    """
+                        public func observe() throws -> AsyncThrowingStream<Int, any Error> {
+                            let (stream, continuation) = AsyncThrowingStream<Int, any Error>.makeStream()
+                            let handle = try observe { value in
+                                continuation.yield(value)
+                            }
+                            continuation.onTermination = { _ in handle.cancel() }
+                            return stream
+                        }
+                    """
+                ], absent: ["AsyncThrowingStream {"])),
+        RuleExample(
+            "a handler the body keeps among listeners is multi-shot, whatever the names say",
+            before: """
+                public final class Token: Sendable { public func cancel() {} }
+                public final class Sensor: @unchecked Sendable {
+                    var listeners: [@Sendable (Double) -> Void] = []
+                    public func read(_ handler: @escaping @Sendable (Double) -> Void) -> Token {
+                        listeners.append(handler)
+                        return Token()
+                    }
+                }
+                """,
+            function: "Sensor.read(_:)",
+            after: .generated([
+                "public func read() -> AsyncThrowingStream<Double, any Error> {",
+                "continuation.onTermination = { _ in handle.cancel() }",
+            ])),
+        RuleExample(
+            "a multi-shot handler with nothing to stop it: skipped, never a one-shot form",
+            before: """
+                public final class Feed: Sendable {
+                    public func observe(_ handler: @escaping @Sendable (String) -> Void) {}
+                }
+                """,
+            function: "Feed.observe(_:)",
+            after: .skipped(.eventHandler, "stops the handler")),
+        RuleExample(
+            "--one-shot: a name that says events, taken as a completion",
+            before: """
+                public final class Feed: Sendable {
+                    public func observe(_ handler: @escaping @Sendable (String) -> Void) {}
+                }
+                """,
+            function: "Feed.observe(_:)",
+            after: .generated(["public nonisolated(nonsending) func observe() async throws -> String {"]),
+            options: MigrationOptions(oneShot: ["Feed.observe"])),
+        RuleExample(
+            "--multi-shot: a completion name, taken as events",
+            before: """
+                public final class Token: Sendable { public func cancel() {} }
+                public final class Feed: Sendable {
+                    public func fetch(completion: @escaping @Sendable (String) -> Void) -> Token { Token() }
+                }
+                """,
+            function: "Feed.fetch(completion:)",
+            after: .generated(["public func fetch() -> AsyncThrowingStream<String, any Error> {"]),
+            options: MigrationOptions(multiShot: ["fetch(completion:)"])),
+
+    ]
+}

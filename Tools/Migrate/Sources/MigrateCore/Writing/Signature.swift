@@ -1,0 +1,26 @@
+import SwiftSyntax
+
+/// The pieces of a generated declaration taken from the original.
+extension AsyncFormPlanner {
+    func modifiers(_ site: FunctionSite) -> [String] {
+        modifiers(site, async: false)
+    }
+
+    /// The modifiers of a generated form (``IsolationRule``).
+    func modifiers(_ site: FunctionSite, async: Bool) -> [String] {
+        IsolationRule().decide((site, async), in: context)
+    }
+
+    func genericParameters(_ site: FunctionSite) -> [String] {
+        site.decl.genericParameterClause?.parameters.map { text($0.with(\.trailingComma, nil)) } ?? []
+    }
+
+    func whereRequirements(_ site: FunctionSite) -> [String] {
+        site.decl.genericWhereClause?.requirements.map { text($0.with(\.trailingComma, nil)) } ?? []
+    }
+
+    func ownerKey(_ site: FunctionSite) -> String {
+        (site.context.ownerName ?? "") + "|" + site.context.conditions.map(\.text).joined(separator: "&&") + "|"
+    }
+
+}
