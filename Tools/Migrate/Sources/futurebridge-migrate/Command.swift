@@ -75,13 +75,21 @@ struct FutureBridgeMigrate: ParsableCommand {
             "A function whose handler is called many times, which gets a stream form (repeatable), named the same way.")
     var multiShot: [String] = []
 
+    @Option(
+        name: .customLong("cancel-method"),
+        help: """
+            The method that stops what a returned type stands for, where its name does not say so \
+            (repeatable): `Type.method`, a method with no arguments (`RequestHandle.cancelRequest`).
+            """)
+    var cancelMethods: [String] = []
+
     @Flag(help: "Print only the summary of each module, not one line per function.")
     var summary = false
 
     mutating func run() throws {
         let options = MigrationOptions(
             mode: legacyShims ? .legacyShims : .asyncForms, publicOnly: publicOnly, imports: imports,
-            oneShot: Set(oneShot), multiShot: Set(multiShot))
+            oneShot: Set(oneShot), multiShot: Set(multiShot), cancelMethods: cancelMethods)
         let graphs = try symbolGraphs.flatMap { try SymbolGraph.load(from: URL(fileURLWithPath: $0)) }
         let context = try contextDirs.flatMap { try sourceInputs(under: URL(fileURLWithPath: $0)) }
         var results: [(root: URL, result: MigrationResult)] = []
@@ -94,7 +102,7 @@ struct FutureBridgeMigrate: ParsableCommand {
             }
             let result = Migrator(options: options).migrate(
                 try sourceInputs(under: root), symbolGraphs: graphs, context: context)
-            let module = root.lastPathComponent
+            let module = Self.moduleName(root)
             let report =
                 summary
                 ? result.summary(mode: options.mode, module: module)
@@ -116,13 +124,22 @@ struct FutureBridgeMigrate: ParsableCommand {
                 } catch let error as ExistingFilesError {
                     throw ValidationError(error.description)
                 }
-            } else {
+            } else if !summary {
                 for file in result.files {
                     let target = outputRoot.appendingPathComponent(file.path)
                     print(unifiedDiff(creating: Self.display(target), text: file.text), terminator: "")
                 }
             }
         }
+    }
+
+    /// The module a sources directory holds: its name, or its parent's when it is a
+    /// package's generic sources folder (`Alamofire/Source` is Alamofire).
+    static func moduleName(_ root: URL) -> String {
+        let name = root.lastPathComponent
+        let generic = ["source", "sources", "src", "lib", "swift"]
+        guard generic.contains(name.lowercased()), root.pathComponents.count > 2 else { return name }
+        return root.deletingLastPathComponent().lastPathComponent
     }
 
     /// A path relative to the current directory when it is under it.

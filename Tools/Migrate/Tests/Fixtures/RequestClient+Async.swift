@@ -12,24 +12,70 @@ import FutureBridge
     import FoundationNetworking
 #endif
 
+/// Feeds a stream form's stream, and ends it when the library releases the handlers that
+/// hold it: no more values can come. A stream that a completion was to end, and that
+/// never got it, throws `AbandonedPromiseError` naming the line that made it. It may be
+/// released on any thread, with the library's locks held.
+private final class StreamEnd<Element: Sendable>: Sendable {
+    let continuation: AsyncThrowingStream<Element, any Error>.Continuation
+    private let abandoned: AbandonedPromiseError?
+
+    init(
+        _ continuation: AsyncThrowingStream<Element, any Error>.Continuation,
+        abandoned: AbandonedPromiseError? = nil
+    ) {
+        self.continuation = continuation
+        self.abandoned = abandoned
+    }
+
+    deinit {
+        // The library let the handlers go: the operation is over, so the stream's end stops
+        // nothing (and does not call back into a library that may release them under its lock).
+        continuation.onTermination = nil
+        if let abandoned {
+            continuation.finish(throwing: abandoned)
+        } else {
+            continuation.finish()
+        }
+    }
+}
+
 extension Request {
     /// Stream form of `downloadProgress(queue:closure:)`: the values its handler receives, in order.
     ///
     /// Registers a handler for the download's progress, called on `queue` each time it
     /// advances.
     ///
-    /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task). Then
-    /// it calls `cancel()` on the `Request` that `downloadProgress(queue:closure:)` returns, which stops
-    /// the handler.
+    /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task); it
+    /// also ends when the library releases the handler, since no more values can come. Then it calls
+    /// `cancel()` on the `Request` that `downloadProgress(queue:closure:)` returns, which stops the
+    /// handler.
     ///
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func downloadProgress() -> AsyncThrowingStream<Double, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Double, any Error>.makeStream()
+        let end = StreamEnd(continuation)
         let handle = downloadProgress(queue: DispatchQueue(label: "Request.downloadProgress")) { value in
-            continuation.yield(value)
+            end.continuation.yield(value)
         }
         continuation.onTermination = { _ in _ = handle.cancel() }
         return stream
+    }
+
+    /// Async form of `whenFinished(_:)`.
+    ///
+    /// Adds a handler for the raw outcome.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    nonisolated(nonsending) func whenFinished() async throws -> (Data?, Int?) {
+        try await withPromise(of: (Data?, Int?).self) { promise in
+            whenFinished(promise.resolve)
+        }
     }
 }
 
@@ -92,15 +138,16 @@ extension RequestClient {
     /// Observes the status feed: `handler` is called for every status published, until the
     /// observation is invalidated.
     ///
-    /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task). Then
-    /// it calls `invalidate()` on the `StatusObservation` that `observeStatus(_:)` returns, which stops the
-    /// handler.
+    /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task); it
+    /// also ends when the library releases the handler, since no more values can come. Then it calls
+    /// `invalidate()` on the `StatusObservation` that `observeStatus(_:)` returns, which stops the handler.
     ///
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func observeStatus() -> AsyncThrowingStream<String, any Error> {
         let (stream, continuation) = AsyncThrowingStream<String, any Error>.makeStream()
+        let end = StreamEnd(continuation)
         let handle = observeStatus { value in
-            continuation.yield(value)
+            end.continuation.yield(value)
         }
         continuation.onTermination = { _ in handle.invalidate() }
         return stream
@@ -110,9 +157,10 @@ extension RequestClient {
     ///
     /// Observes the feed of `channel`, which must exist: only `"status"` does here.
     ///
-    /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task). Then
-    /// it calls `invalidate()` on the `StatusObservation` that `observeChannel(_:_:)` returns, which stops
-    /// the handler.
+    /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task); it
+    /// also ends when the library releases the handler, since no more values can come. Then it calls
+    /// `invalidate()` on the `StatusObservation` that `observeChannel(_:_:)` returns, which stops the
+    /// handler.
     ///
     /// - Parameters:
     ///   - channel: The feed to observe.
@@ -120,8 +168,9 @@ extension RequestClient {
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func observeChannel(_ channel: String) throws -> AsyncThrowingStream<String, any Error> {
         let (stream, continuation) = AsyncThrowingStream<String, any Error>.makeStream()
+        let end = StreamEnd(continuation)
         let handle = try observeChannel(channel) { value in
-            continuation.yield(value)
+            end.continuation.yield(value)
         }
         continuation.onTermination = { _ in handle.invalidate() }
         return stream
@@ -150,14 +199,16 @@ extension ConnectionMonitor {
     ///
     /// Starts calling `handler` on `queue` with each change, until `stopMonitoring()`.
     ///
-    /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task). Then
-    /// it calls `stopMonitoring()`, which stops the handler.
+    /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task); it
+    /// also ends when the library releases the handler, since no more values can come. Then it calls
+    /// `stopMonitoring()`, which stops the handler.
     ///
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func startMonitoring() -> AsyncThrowingStream<Result, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Result, any Error>.makeStream()
+        let end = StreamEnd(continuation)
         _ = startMonitoring(onQueue: DispatchQueue(label: "ConnectionMonitor.startMonitoring")) { value in
-            continuation.yield(value)
+            end.continuation.yield(value)
         }
         continuation.onTermination = { _ in self.stopMonitoring() }
         return stream

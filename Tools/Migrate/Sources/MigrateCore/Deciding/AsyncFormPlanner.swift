@@ -54,6 +54,14 @@ struct AsyncFormPlanner {
         }
         if let reason = parameterProblem(site, excluding: handlers) { return reason }
         if site.isMutating { return .skipped(.mutating, "") }
+        if let pair = ValuesAndCompletionRule().decide(site, in: context),
+            let values = handlerType(parameters[pair.values]).flatMap({ ShapeRule().decide($0, in: context) }),
+            let end = handlerType(parameters[pair.completion]).flatMap({ HandlerShape($0, isError: index.isError) })
+        {
+            return streamPlan(
+                site, shape: values, handler: pair.values,
+                ending: StreamEnding(index: pair.completion, kind: .completion(end)), reason: pair.reason)
+        }
         if let multiShot = multiShotReason(site, handlerNames: handlerNames) {
             return multiShotPlan(site, handlers: handlers, reason: multiShot)
         }
@@ -136,13 +144,13 @@ struct AsyncFormPlanner {
     }
 
     private func successAndFailure(_ success: ClosureType, _ failure: ClosureType) -> HandlerShape? {
-        guard failure.parameters.count == 1, TypeText.isError(failure.parameters[0]),
+        guard failure.parameters.count == 1, index.isError(failure.parameters[0]),
             success.isEscaping == failure.isEscaping
         else { return nil }
         switch success.parameters.count {
         case 0:
             return .successAndFailure(nil)
-        case 1 where !TypeText.isError(success.parameters[0]) && !TypeText.isOptionalError(success.parameters[0]):
+        case 1 where !index.isError(success.parameters[0]) && !index.isOptionalError(success.parameters[0]):
             return .successAndFailure(success.parameters[0])
         default:
             return nil
@@ -161,7 +169,7 @@ struct AsyncFormPlanner {
         if handlers.count == 2 {
             (valueIndex, errorIndex) = (last - 1, last)
         } else if last >= 1, let previous = handlerType(parameters[last - 1]), previous.parameters.count == 1,
-            TypeText.isError(previous.parameters[0]), ClosureName.isFailure(names(parameters[last - 1]))
+            index.isError(previous.parameters[0]), ClosureName.isFailure(names(parameters[last - 1]))
         {
             errorIndex = last - 1
         }

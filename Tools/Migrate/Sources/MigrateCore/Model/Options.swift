@@ -30,11 +30,15 @@ public struct MigrationOptions: Sendable, Equatable {
     public var oneShot: Set<String>
     /// Functions whose handler is called many times (they get a stream form), named the same way.
     public var multiShot: Set<String>
+    /// The method that stops what a type stands for, where its name does not say so:
+    /// `Type.method` (`--cancel-method`).
+    public var cancelMethods: [String]
 
     public init(
         mode: MigrationMode = .asyncForms, publicOnly: Bool = false, imports: [String] = [],
-        oneShot: Set<String> = [], multiShot: Set<String> = []
+        oneShot: Set<String> = [], multiShot: Set<String> = [], cancelMethods: [String] = []
     ) {
+        self.cancelMethods = cancelMethods
         self.mode = mode
         self.publicOnly = publicOnly
         self.imports = imports

@@ -244,7 +244,7 @@ struct FunctionSite {
 
     /// A name that no parameter or generic parameter uses.
     func freshName(_ preferred: String, avoiding extra: Set<String> = []) -> String {
-        let taken = Set(parameters.map(\.name)).union(genericsInScope.keys).union(extra)
+        let taken = Set(parameters.map(\.name) + [name]).union(genericsInScope.keys).union(extra)
         if !taken.contains(preferred) { return preferred }
         var counter = 2
         while taken.contains("\(preferred)\(counter)") { counter += 1 }

@@ -27,9 +27,11 @@ enum HandlerShape {
     /// unless its `error` is set, which is thrown.
     case carriedError(TypeSyntax)
 
-    /// Recognizes a single handler's shape.
-    init?(_ closure: ClosureType) {
+    /// Recognizes a single handler's shape. `isError` says which types are errors: by
+    /// spelling alone, or (``SourceIndex/isError(_:)``) by conformance too.
+    init?(_ closure: ClosureType, isError: @escaping (TypeSyntax) -> Bool = TypeText.isError) {
         let parameters = closure.parameters
+        let isOptionalError = { (type: TypeSyntax) in TypeText.optionalWrapped(type).map(isError) ?? false }
         // A handler that receives a closure (`(@escaping () -> Void) -> Void`, a `done`
         // to call) is the inverse of a completion handler.
         if parameters.contains(where: { TypeText.containsFunctionType($0) }) { return nil }
@@ -40,24 +42,24 @@ enum HandlerShape {
             let only = parameters[0]
             if let (success, failure) = TypeText.resultArguments(only) {
                 self = .result(success: success, failure: failure)
-            } else if TypeText.isOptionalError(only) {
+            } else if isOptionalError(only) {
                 self = .errorOnly
-            } else if TypeText.isError(only) || TypeText.isVoid(only) {
+            } else if isError(only) || TypeText.isVoid(only) {
                 return nil
             } else {
                 self = .value(only)
             }
         case 2:
             let (first, second) = (parameters[0], parameters[1])
-            if TypeText.isOptionalError(second), let wrapped = TypeText.optionalWrapped(first),
-                !TypeText.isError(wrapped)
+            if isOptionalError(second), let wrapped = TypeText.optionalWrapped(first),
+                !isError(wrapped)
             {
                 self = .optionalValueAndError(wrapped)
-            } else if TypeText.isOptionalError(first), let wrapped = TypeText.optionalWrapped(second),
-                !TypeText.isError(wrapped)
+            } else if isOptionalError(first), let wrapped = TypeText.optionalWrapped(second),
+                !isError(wrapped)
             {
                 self = .errorAndOptionalValue(wrapped)
-            } else if TypeText.isOptionalError(second), !TypeText.isError(first), !TypeText.isVoid(first),
+            } else if isOptionalError(second), !isError(first), !TypeText.isVoid(first),
                 TypeText.resultArguments(first) == nil
             {
                 self = .valueAndError(first)
@@ -66,9 +68,9 @@ enum HandlerShape {
             }
         case 3:
             let (first, second, third) = (parameters[0], parameters[1], parameters[2])
-            guard TypeText.isOptionalError(third),
-                let firstWrapped = TypeText.optionalWrapped(first), !TypeText.isError(firstWrapped),
-                let secondWrapped = TypeText.optionalWrapped(second), !TypeText.isError(secondWrapped)
+            guard isOptionalError(third),
+                let firstWrapped = TypeText.optionalWrapped(first), !isError(firstWrapped),
+                let secondWrapped = TypeText.optionalWrapped(second), !isError(secondWrapped)
             else { return nil }
             self = .optionalPair(first, second)
         default:

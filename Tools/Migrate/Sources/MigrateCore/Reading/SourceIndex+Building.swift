@@ -84,15 +84,13 @@ extension SourceIndex {
                 isolation: isolation)
             functions[key, default: []].append(entry)
             functionsByName[owner + "|" + node.name.text, default: []].append(entry)
-            if CancelMethod.names.contains(node.name.text), parameters.isEmpty, !isStatic, !owner.isEmpty {
-                let method = CancelMethod(
-                    name: node.name.text, returnsValue: entry.returnsValue, isolation: isolation)
-                if let existing = pendingCancel[owner],
-                    CancelMethod.names.firstIndex(of: existing.name)! <= CancelMethod.names.firstIndex(of: method.name)!
-                {
-                } else {
-                    pendingCancel[owner] = method
-                }
+            guard parameters.isEmpty, !isStatic, !owner.isEmpty else { return }
+            let method = CancelMethod(name: node.name.text, returnsValue: entry.returnsValue, isolation: isolation)
+            pendingNoArgumentMethods[owner, default: []].append(method)
+            if let rank = CancelMethod.rank(method.name),
+                pendingCancel[owner].flatMap({ CancelMethod.rank($0.name) }).map({ rank < $0 }) ?? true
+            {
+                pendingCancel[owner] = method
             }
         }
         walker.onVariable = { [self] node, context in

@@ -57,6 +57,7 @@ extension SourceIndex {
         if Self.urlSessionTasks.contains(name) { return .urlSessionTask(name) }
         if name == "DispatchWorkItem" { return .workItem }
         let cancel = CancelMethod(name: "cancel", returnsValue: false)
+        if let method = userCancelMethods[name], typeInfo(name) == nil { return .cancellable(name, method) }
         if let info = typeInfo(name) {
             // Its own method, or one it inherits from a superclass or a protocol.
             let supertypes = allConformances(of: name)

@@ -4,6 +4,21 @@ import SwiftSyntax
 extension SourceIndex {
     // MARK: - Queries
 
+    /// An error type: spelled as one (`Error`, `any Error`, `NSError`), or a type that
+    /// conforms to `Error` (directly, or through a protocol or superclass the index knows).
+    func isError(_ type: TypeSyntax) -> Bool {
+        if TypeText.isError(type) { return true }
+        guard TypeText.optionalWrapped(type) == nil, let name = TypeText.simpleName(type),
+            let info = typeInfo(name), info.kind != .protocol
+        else { return false }
+        return allConformances(of: info.name).contains { ["Error", "LocalizedError", "CustomNSError"].contains($0) }
+    }
+
+    /// `E?` where `E` is an error type.
+    func isOptionalError(_ type: TypeSyntax) -> Bool {
+        TypeText.optionalWrapped(type).map(isError) ?? false
+    }
+
     func typeInfo(_ name: String) -> TypeInfo? {
         types[name] ?? typesBySimpleName[Self.lastComponent(name)]
     }

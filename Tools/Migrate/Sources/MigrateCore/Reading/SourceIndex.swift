@@ -97,8 +97,25 @@ final class SourceIndex {
         var returnsValue: Bool
         var isolation = MethodIsolation()
 
-        /// The names this tool takes as stopping an operation, by preference.
-        static let names = ["cancel", "invalidate", "stop"]
+        /// The names this tool takes as stopping an operation, by preference; then any
+        /// `cancel…()` (`cancelRequest()`), which `rank` puts after them.
+        static let names = ["cancel", "invalidate", "stop", "abort", "terminate", "dispose", "unsubscribe"]
+
+        /// The preference of a method named `name` as a cancel method, or nil if the name
+        /// does not say it stops anything.
+        static func rank(_ name: String) -> Int? {
+            if let index = names.firstIndex(of: name) { return index }
+            let words = ClosureName.words(name)
+            return words.count > 1 && ["cancel", "abort", "terminate"].contains(words[0]) ? names.count : nil
+        }
+
+        /// A type named for cancellation (`Cancelable`, `RequestCancellation`, `Disposable`,
+        /// `AbortHandle`): its one method with no arguments is what stops the operation.
+        static func namesCancellation(_ typeName: String) -> Bool {
+            ClosureName.words(typeName).contains {
+                $0.hasPrefix("cancel") || $0.hasPrefix("abort") || $0.hasPrefix("dispos") || $0.hasPrefix("terminat")
+            }
+        }
     }
 
     var types: [String: TypeInfo] = [:]
@@ -114,13 +131,20 @@ final class SourceIndex {
     var extensionConformances: [String: [String]] = [:]
     var pendingNotSendable: Set<String> = []
     var pendingCancel: [String: CancelMethod] = [:]
+    /// Every method with no arguments of each type, for types named for cancellation.
+    var pendingNoArgumentMethods: [String: [CancelMethod]] = [:]
     var pendingProperties: [String: [String: TypeSyntax?]] = [:]
+    /// `--cancel-method`: by the type's simple name.
+    var userCancelMethods: [String: CancelMethod] = [:]
     /// `Owner|name` of every property.
     var propertyNames: [String: Bool] = [:]
 
     /// Indexes `files`, then `interfaces` (other modules' declarations, from their symbol
     /// graphs or their sources), which add only the types the files do not declare.
-    init(files: [SourceFileSyntax], interfaces: [SourceFileSyntax] = []) {
+    ///
+    /// `cancelMethods` (`--cancel-method Type.method`) name a type's cancel method where
+    /// its name does not say so.
+    init(files: [SourceFileSyntax], interfaces: [SourceFileSyntax] = [], cancelMethods: [String] = []) {
         for file in files { add(file) }
         for interface in interfaces { add(interface, isInterface: true) }
         for (name, conformances) in extensionConformances {
@@ -128,6 +152,19 @@ final class SourceIndex {
         }
         for name in pendingNotSendable { typeInfo(name)?.explicitlyNotSendable = true }
         for (name, method) in pendingCancel { typeInfo(name)?.cancelMethod = method }
+        for (name, methods) in pendingNoArgumentMethods where Set(methods.map(\.name)).count == 1 {
+            guard let info = typeInfo(name), info.cancelMethod == nil, CancelMethod.namesCancellation(info.name) else {
+                continue
+            }
+            info.cancelMethod = methods[0]
+        }
+        for spelled in cancelMethods {
+            guard let dot = spelled.lastIndex(of: ".") else { continue }
+            let (type, method) = (String(spelled[..<dot]), String(spelled[spelled.index(after: dot)...]))
+            let declared = pendingNoArgumentMethods[type]?.first { $0.name == method }
+            userCancelMethods[Self.lastComponent(type)] = declared ?? CancelMethod(name: method, returnsValue: false)
+            typeInfo(type)?.cancelMethod = userCancelMethods[Self.lastComponent(type)]
+        }
         for (name, properties) in pendingProperties {
             typeInfo(name)?.properties.merge(properties.compactMapValues { $0 }) { first, _ in first }
         }

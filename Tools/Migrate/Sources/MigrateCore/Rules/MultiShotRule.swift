@@ -72,7 +72,7 @@ struct MultiShotRule: Rule {
             function: "Query.start(onError:onChange:)",
             after: .generated([
                 "public func start() -> AsyncThrowingStream<Int, any Error> {",
-                "let finish: @Sendable (any Error) -> Void = { continuation.finish(throwing: $0) }",
+                "let finish: @Sendable (any Error) -> Void = { end.continuation.finish(throwing: $0) }",
                 "let handle = start(onError: finish) { value in",
                 "continuation.onTermination = { _ in handle.cancel() }",
             ])),
@@ -90,8 +90,9 @@ struct MultiShotRule: Rule {
                     """
                         public func observe() throws -> AsyncThrowingStream<Int, any Error> {
                             let (stream, continuation) = AsyncThrowingStream<Int, any Error>.makeStream()
+                            let end = StreamEnd(continuation)
                             let handle = try observe { value in
-                                continuation.yield(value)
+                                end.continuation.yield(value)
                             }
                             continuation.onTermination = { _ in handle.cancel() }
                             return stream

@@ -13,7 +13,7 @@ struct RuleContext {
             !closure.isThrowing, !closure.isAutoclosure
         else { return nil }
         if closure.isEscaping { return closure }
-        if let shape = HandlerShape(closure), shape.carriesError { return closure }
+        if let shape = HandlerShape(closure, isError: index.isError), shape.carriesError { return closure }
         let names = [parameter.label, parameter.name].compactMap { $0 }
         return names.contains { ClosureName.words($0).contains(where: ClosureName.completionWords.contains) }
             ? closure : nil
@@ -88,7 +88,8 @@ public enum RuleCatalog {
     public static var all: [any DocumentedRule.Type] {
         [
             AccessRule.self, ParameterRule.self, HookRule.self, MultiShotRule.self, CounterpartRule.self,
-            CallClashRule.self, CancellationRule.self, ShapeRule.self, IsolationRule.self, FutureRule.self,
+            CallClashRule.self, CancellationRule.self, ValuesAndCompletionRule.self, ShapeRule.self, IsolationRule.self,
+            FutureRule.self,
         ]
     }
 

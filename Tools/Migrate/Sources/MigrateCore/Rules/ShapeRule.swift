@@ -7,7 +7,7 @@ struct ShapeRule: Rule {
         "The handler's shape says what the form returns and throws, including errors carried in the value."
 
     func decide(_ closure: ClosureType, in context: RuleContext) -> HandlerShape? {
-        HandlerShape(closure)?.carryingError(context.index)
+        HandlerShape(closure, isError: context.index.isError)?.carryingError(context.index)
     }
 
     static let examples: [RuleExample] = [

@@ -25,6 +25,38 @@ struct FileEmitter {
                 "}",
             ]
         }
+        if members.contains(where: \.needsStreamEnd) {
+            lines += [
+                "",
+                "/// Feeds a stream form's stream, and ends it when the library releases the handlers that",
+                "/// hold it: no more values can come. A stream that a completion was to end, and that",
+                "/// never got it, throws `AbandonedPromiseError` naming the line that made it. It may be",
+                "/// released on any thread, with the library's locks held.",
+                "private final class StreamEnd<Element: Sendable>: Sendable {",
+                "    let continuation: AsyncThrowingStream<Element, any Error>.Continuation",
+                "    private let abandoned: AbandonedPromiseError?",
+                "",
+                "    init(",
+                "        _ continuation: AsyncThrowingStream<Element, any Error>.Continuation,",
+                "        abandoned: AbandonedPromiseError? = nil",
+                "    ) {",
+                "        self.continuation = continuation",
+                "        self.abandoned = abandoned",
+                "    }",
+                "",
+                "    deinit {",
+                "        // The library let the handlers go: the operation is over, so the stream's end stops",
+                "        // nothing (and does not call back into a library that may release them under its lock).",
+                "        continuation.onTermination = nil",
+                "        if let abandoned {",
+                "            continuation.finish(throwing: abandoned)",
+                "        } else {",
+                "            continuation.finish()",
+                "        }",
+                "    }",
+                "}",
+            ]
+        }
 
         // Consecutive members with the same extension (and outer conditions) share it.
         var groups: [(header: String?, outer: [String], availability: [String], members: [GeneratedMember])] = []

@@ -13,6 +13,8 @@ struct GeneratedMember {
     var form: FormInfo?
     /// Whether the file needs the `UncheckedCancelHandle` helper.
     var needsUncheckedHandle = false
+    /// Whether the file needs the `StreamEnd` helper.
+    var needsStreamEnd = false
 }
 
 /// Renders a declaration: documentation, attributes, the signature (one parameter per

@@ -9,7 +9,11 @@ extension AsyncFormPlanner {
         let continuation = site.freshName("continuation")
         let stream = site.freshName("stream", avoiding: [continuation])
         let handle = site.freshName(stop.resumes ? "task" : "handle", avoiding: [continuation, stream])
-        var closure = yieldingClosure(site, shape: shape, continuation: continuation)
+        // The handlers feed the stream through `end`, which finishes it when the library
+        // releases them.
+        let end = site.freshName("end", avoiding: [continuation, stream, handle])
+        let feed = end + ".continuation"
+        var closure = yieldingClosure(site, shape: shape, continuation: feed)
         var arguments: [String] = []
         // Made before the call: the error handler, when it comes before the values' handler.
         var prelude: [String] = []
@@ -18,9 +22,7 @@ extension AsyncFormPlanner {
             if let ending, offset == ending.index {
                 // After the values' handler: a second trailing closure.
                 if offset > handler {
-                    let ends = ending.closure(continuation: continuation) {
-                        site.freshName($0, avoiding: [continuation])
-                    }
+                    let ends = ending.closure(continuation: feed) { site.freshName($0, avoiding: [continuation, end]) }
                     closure.following = (parameter.label ?? "_", .init(ends))
                 } else {
                     // A local, not a closure argument before a trailing closure (which
@@ -28,7 +30,7 @@ extension AsyncFormPlanner {
                     let finish = site.freshName("finish", avoiding: [continuation, stream, handle])
                     let error = handlerType(parameter)?.parameters.first.map { text($0) } ?? "any Error"
                     prelude.append(
-                        "let \(finish): @Sendable (\(error)) -> Void = { \(continuation).finish(throwing: $0) }")
+                        "let \(finish): @Sendable (\(error)) -> Void = { \(feed).finish(throwing: $0) }")
                     arguments.append(label + finish)
                 }
                 continue
@@ -58,6 +60,10 @@ extension AsyncFormPlanner {
         let elementText = text(element)
         // Made before the call, which may throw: a stream's builder closure cannot.
         var body = ["let (\(stream), \(continuation)) = AsyncThrowingStream<\(elementText), any Error>.makeStream()"]
+        let completes = ending.map { if case .completion = $0.kind { true } else { false } } ?? false
+        body.append(
+            "let \(end) = StreamEnd(\(continuation)"
+                + (completes ? ", abandoned: AbandonedPromiseError(fileID: #fileID, line: #line))" : ")"))
         body += prelude + callLines
         body.append("\(continuation).onTermination = { _ in \(stop.call(handle, chain: chain)) }")
         if stop.resumes { body.append("\(handle)\(chain).resume()  // URLSession tasks start suspended.") }
@@ -69,19 +75,7 @@ extension AsyncFormPlanner {
             : stop.resumes
                 ? "cancels the `\(stop.typeName)` that `\(site.selectorText)` returns"
                 : "calls `\(stop.method)()` on the `\(stop.typeName)` that `\(site.selectorText)` returns"
-        let finishes: String
-        switch shape {
-        case _ where ending.map({ if case .completion = $0.kind { true } else { false } }) ?? false:
-            let name = site.parameters[ending!.index].label ?? site.parameters[ending!.index].name
-            finishes =
-                ", when the operation ends (`\(name)` is called: the loop then throws the error it receives, if any)"
-                + (shape.carriesError ? ", or when a value reports an error, which the loop throws" : "")
-        case .value where ending == nil: finishes = ""
-        default: finishes = ", or when the operation reports an error, which the loop throws"
-        }
-        let note =
-            "The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task)"
-            + finishes + ". Then it \(stops), which stops the handler."
+        let note = streamNote(site, shape: shape, ending: ending, stops: stops)
         let removed = Set(
             site.parameters.indices.filter { !kept.contains($0) }.flatMap {
                 [site.parameters[$0].name, site.parameters[$0].label].compactMap { $0 }
@@ -116,7 +110,32 @@ extension AsyncFormPlanner {
                     ? "calling `\(stop.method)()`"
                     : (stop.method == "cancel" ? "cancelling" : "calling \(stop.method)() on") + " `\(stop.typeName)`"),
             form: FormInfo(kind: .stream, cancels: true),
-            needsUncheckedHandle: stop.unchecked)
+            needsUncheckedHandle: stop.unchecked, needsStreamEnd: true)
+    }
+
+    /// When the stream ends, for its documentation.
+    func streamNote(_ site: FunctionSite, shape: HandlerShape, ending: StreamEnding?, stops: String) -> String {
+        let completion = ending.flatMap { ending -> String? in
+            guard case .completion = ending.kind else { return nil }
+            return site.parameters[ending.index].label ?? site.parameters[ending.index].name
+        }
+        var finishes: String
+        if let completion {
+            finishes =
+                ", when the operation ends (`\(completion)` is called: the loop then throws the error it receives, if any)"
+                + (shape.carriesError ? ", or when a value reports an error, which the loop throws" : "")
+        } else if case .value = shape, ending == nil {
+            finishes = ""
+        } else {
+            finishes = ", or when the operation reports an error, which the loop throws"
+        }
+        finishes +=
+            completion.map {
+                "; when the library releases the handlers without calling `\($0)`, the loop throws "
+                    + "`AbandonedPromiseError`"
+            } ?? "; it also ends when the library releases the handler, since no more values can come"
+        return "The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task)"
+            + finishes + ". Then it \(stops), which stops the handler."
     }
 
     /// The handler that feeds the stream: values are yielded, an error finishes it.

@@ -9,6 +9,34 @@ import Foundation
 import FutureBridge
 import GRDB
 
+/// Feeds a stream form's stream, and ends it when the library releases the handlers that
+/// hold it: no more values can come. A stream that a completion was to end, and that
+/// never got it, throws `AbandonedPromiseError` naming the line that made it. It may be
+/// released on any thread, with the library's locks held.
+private final class StreamEnd<Element: Sendable>: Sendable {
+    let continuation: AsyncThrowingStream<Element, any Error>.Continuation
+    private let abandoned: AbandonedPromiseError?
+
+    init(
+        _ continuation: AsyncThrowingStream<Element, any Error>.Continuation,
+        abandoned: AbandonedPromiseError? = nil
+    ) {
+        self.continuation = continuation
+        self.abandoned = abandoned
+    }
+
+    deinit {
+        // The library let the handlers go: the operation is over, so the stream's end stops
+        // nothing (and does not call back into a library that may release them under its lock).
+        continuation.onTermination = nil
+        if let abandoned {
+            continuation.finish(throwing: abandoned)
+        } else {
+            continuation.finish()
+        }
+    }
+}
+
 extension SharedValueObservation {
     /// Stream form of `start(onError:onChange:)`: the values its handler receives, in order.
     ///
@@ -32,15 +60,17 @@ extension SharedValueObservation {
     /// ```
     ///
     /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task), or
-    /// when the operation reports an error, which the loop throws. Then it calls `cancel()` on the
-    /// `AnyDatabaseCancellable` that `start(onError:onChange:)` returns, which stops the handler.
+    /// when the operation reports an error, which the loop throws; it also ends when the library releases
+    /// the handler, since no more values can come. Then it calls `cancel()` on the `AnyDatabaseCancellable`
+    /// that `start(onError:onChange:)` returns, which stops the handler.
     ///
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func start() -> AsyncThrowingStream<Element, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
-        let finish: @Sendable (Error) -> Void = { continuation.finish(throwing: $0) }
+        let end = StreamEnd(continuation)
+        let finish: @Sendable (Error) -> Void = { end.continuation.finish(throwing: $0) }
         let handle = start(onError: finish) { value in
-            continuation.yield(value)
+            end.continuation.yield(value)
         }
         continuation.onTermination = { _ in handle.cancel() }
         return stream

@@ -13,6 +13,34 @@ import GRDB
     import Combine
 #endif
 
+/// Feeds a stream form's stream, and ends it when the library releases the handlers that
+/// hold it: no more values can come. A stream that a completion was to end, and that
+/// never got it, throws `AbandonedPromiseError` naming the line that made it. It may be
+/// released on any thread, with the library's locks held.
+private final class StreamEnd<Element: Sendable>: Sendable {
+    let continuation: AsyncThrowingStream<Element, any Error>.Continuation
+    private let abandoned: AbandonedPromiseError?
+
+    init(
+        _ continuation: AsyncThrowingStream<Element, any Error>.Continuation,
+        abandoned: AbandonedPromiseError? = nil
+    ) {
+        self.continuation = continuation
+        self.abandoned = abandoned
+    }
+
+    deinit {
+        // The library let the handlers go: the operation is over, so the stream's end stops
+        // nothing (and does not call back into a library that may release them under its lock).
+        continuation.onTermination = nil
+        if let abandoned {
+            continuation.finish(throwing: abandoned)
+        } else {
+            continuation.finish()
+        }
+    }
+}
+
 extension ValueObservation {
     /// Stream form of `start(in:scheduling:onError:onChange:)`: the values its handler receives, in order.
     ///
@@ -39,9 +67,9 @@ extension ValueObservation {
     /// ```
     ///
     /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task), or
-    /// when the operation reports an error, which the loop throws. Then it calls `cancel()` on the
-    /// `AnyDatabaseCancellable` that `start(in:scheduling:onError:onChange:)` returns, which stops the
-    /// handler.
+    /// when the operation reports an error, which the loop throws; it also ends when the library releases
+    /// the handler, since no more values can come. Then it calls `cancel()` on the `AnyDatabaseCancellable`
+    /// that `start(in:scheduling:onError:onChange:)` returns, which stops the handler.
     ///
     /// - parameter reader: A DatabaseReader.
     /// - parameter scheduler: A ValueObservationScheduler.
@@ -51,9 +79,10 @@ extension ValueObservation {
         scheduling scheduler: some ValueObservationScheduler
     ) -> AsyncThrowingStream<Reducer.Value, any Error> where Reducer: ValueReducer, Reducer.Value: Sendable {
         let (stream, continuation) = AsyncThrowingStream<Reducer.Value, any Error>.makeStream()
-        let finish: @Sendable (Error) -> Void = { continuation.finish(throwing: $0) }
+        let end = StreamEnd(continuation)
+        let finish: @Sendable (Error) -> Void = { end.continuation.finish(throwing: $0) }
         let handle = start(in: reader, scheduling: scheduler, onError: finish) { value in
-            continuation.yield(value)
+            end.continuation.yield(value)
         }
         continuation.onTermination = { _ in handle.cancel() }
         return stream
@@ -95,9 +124,9 @@ extension ValueObservation {
     /// ```
     ///
     /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task), or
-    /// when the operation reports an error, which the loop throws. Then it calls `cancel()` on the
-    /// `AnyDatabaseCancellable` that `start(in:scheduling:onError:onChange:)` returns, which stops the
-    /// handler.
+    /// when the operation reports an error, which the loop throws; it also ends when the library releases
+    /// the handler, since no more values can come. Then it calls `cancel()` on the `AnyDatabaseCancellable`
+    /// that `start(in:scheduling:onError:onChange:)` returns, which stops the handler.
     ///
     /// - parameter reader: A DatabaseReader.
     /// - parameter scheduler: A ValueObservationMainActorScheduler.
@@ -110,9 +139,10 @@ extension ValueObservation {
         scheduling scheduler: some ValueObservationMainActorScheduler = .mainActor
     ) -> AsyncThrowingStream<Reducer.Value, any Error> where Reducer: ValueReducer, Reducer.Value: Sendable {
         let (stream, continuation) = AsyncThrowingStream<Reducer.Value, any Error>.makeStream()
-        let finish: @Sendable (Error) -> Void = { continuation.finish(throwing: $0) }
+        let end = StreamEnd(continuation)
+        let finish: @Sendable (Error) -> Void = { end.continuation.finish(throwing: $0) }
         let handle = start(in: reader, scheduling: scheduler, onError: finish) { value in
-            continuation.yield(value)
+            end.continuation.yield(value)
         }
         continuation.onTermination = { _ in handle.cancel() }
         return stream

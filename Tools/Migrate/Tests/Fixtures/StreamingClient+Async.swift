@@ -1,0 +1,101 @@
+// Async forms of the completion-handler functions of StreamingClient.swift, written by
+// futurebridge-migrate on FutureBridge's bridge: a handler released without being called
+// fails with AbandonedPromiseError (naming the line below that made the promise), a
+// second call is ignored and reported to Diagnostics, and a cancelled task throws
+// CancellationError at once (and cancels the operation's handle, where there is one).
+// Edit freely: the tool never overwrites an existing file.
+
+import Foundation
+import FutureBridge
+
+/// Feeds a stream form's stream, and ends it when the library releases the handlers that
+/// hold it: no more values can come. A stream that a completion was to end, and that
+/// never got it, throws `AbandonedPromiseError` naming the line that made it. It may be
+/// released on any thread, with the library's locks held.
+private final class StreamEnd<Element: Sendable>: Sendable {
+    let continuation: AsyncThrowingStream<Element, any Error>.Continuation
+    private let abandoned: AbandonedPromiseError?
+
+    init(
+        _ continuation: AsyncThrowingStream<Element, any Error>.Continuation,
+        abandoned: AbandonedPromiseError? = nil
+    ) {
+        self.continuation = continuation
+        self.abandoned = abandoned
+    }
+
+    deinit {
+        // The library let the handlers go: the operation is over, so the stream's end stops
+        // nothing (and does not call back into a library that may release them under its lock).
+        continuation.onTermination = nil
+        if let abandoned {
+            continuation.finish(throwing: abandoned)
+        } else {
+            continuation.finish()
+        }
+    }
+}
+
+extension StreamingClient {
+    /// Stream form of `stream(query:onResult:completion:)`: the values its handler receives, in order.
+    ///
+    /// Streams the results of `query`, then calls `completion` (with the error that ended
+    /// the query, if any).
+    ///
+    /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task), when
+    /// the operation ends (`completion` is called: the loop then throws the error it receives, if any), or
+    /// when a value reports an error, which the loop throws; when the library releases the handlers without
+    /// calling `completion`, the loop throws `AbandonedPromiseError`. Then it calls `cancelRequest()` on
+    /// the `RequestHandle` that `stream(query:onResult:completion:)` returns, which stops the handler.
+    ///
+    /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
+    public func stream(query: String) -> AsyncThrowingStream<Chunk, any Error> {
+        let (stream2, continuation) = AsyncThrowingStream<Chunk, any Error>.makeStream()
+        let end = StreamEnd(continuation, abandoned: AbandonedPromiseError(fileID: #fileID, line: #line))
+        let handle = stream(query: query) { result in
+            end.continuation.yield(with: result.mapError { $0 })
+        } completion: { error in
+            if let error {
+                end.continuation.finish(throwing: error)
+            } else {
+                end.continuation.finish()
+            }
+        }
+        continuation.onTermination = { _ in handle.cancelRequest() }
+        return stream2
+    }
+
+    /// Stream form of `watch(_:onChange:)`: the values its handler receives, in order.
+    ///
+    /// Calls `onChange` with each new value of `key` until the returned watch is disposed.
+    ///
+    /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task); it
+    /// also ends when the library releases the handler, since no more values can come. Then it calls
+    /// `dispose()` on the `Disposable` that `watch(_:onChange:)` returns, which stops the handler.
+    ///
+    /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
+    public func watch(_ key: String) -> AsyncThrowingStream<String, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<String, any Error>.makeStream()
+        let end = StreamEnd(continuation)
+        let handle = watch(key) { value in
+            end.continuation.yield(value)
+        }
+        continuation.onTermination = { _ in handle.dispose() }
+        return stream
+    }
+
+    /// Async form of `validate(_:completion:)`.
+    ///
+    /// Checks `text`, then calls `completion` with the first error found, or `nil`.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func validate(_ text: String) async throws {
+        try await withPromise(of: Void.self) { promise in
+            validate(text, completion: promise.resolve)
+        }
+    }
+}

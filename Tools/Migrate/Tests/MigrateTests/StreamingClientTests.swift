@@ -1,0 +1,107 @@
+import Fixtures
+import Foundation
+import FutureBridge
+import Testing
+
+/// The forms generated from a streaming client (Fixtures/StreamingClient+Async.swift): a
+/// value handler beside a terminal completion is one stream, a handle whose one method is
+/// `cancelRequest()` or `dispose()` is stopped through it, a stream ends when the library
+/// releases its handlers, and a `(ParseError?)` handler throws the `ParseError`.
+@Suite("Streams with a terminal completion", .timeLimit(.minutes(1)))
+struct StreamingClientTests {
+    let client = StreamingClient()
+
+    /// Everything the stream yields until it ends, and the error that ended it.
+    func drain(_ stream: AsyncThrowingStream<Chunk, any Error>) async -> ([String], (any Error)?) {
+        var texts: [String] = []
+        do {
+            for try await chunk in stream { texts.append(chunk.text) }
+            return (texts, nil)
+        } catch {
+            return (texts, error)
+        }
+    }
+
+    @Test("Every value in order, and the completion ends the loop")
+    func completionEnds() async throws {
+        let stream = client.stream(query: "q")
+        let feed = try #require(client.feeds.last)
+        for text in ["a", "b", "c"] { feed.send(text) }
+        feed.finish()
+        let (texts, error) = await drain(stream)
+        #expect(texts == ["a", "b", "c"])
+        #expect(error == nil)
+    }
+
+    @Test("A non-nil terminal error is thrown after the values")
+    func completionError() async throws {
+        let stream = client.stream(query: "q")
+        let feed = try #require(client.feeds.last)
+        feed.send("a")
+        feed.finish(error: ParseError(line: 500))
+        let (texts, error) = await drain(stream)
+        #expect(texts == ["a"])
+        #expect(error as? ParseError == ParseError(line: 500))
+    }
+
+    @Test("A `.failure` value ends the loop by throwing it, and the request is cancelled")
+    func failedValue() async throws {
+        let stream = client.stream(query: "q")
+        let feed = try #require(client.feeds.last)
+        feed.send("a")
+        feed.fail(ParseError(line: 7))
+        feed.send("late")
+        let (texts, error) = await drain(stream)
+        #expect(texts == ["a"])
+        #expect(error as? ParseError == ParseError(line: 7))
+        #expect(feed.isStopped)
+    }
+
+    @Test("Handlers released without the completion: the loop throws AbandonedPromiseError naming the generated file")
+    func released() async throws {
+        let stream = client.stream(query: "q")
+        let feed = try #require(client.feeds.last)
+        feed.send("a")
+        feed.drop()
+        let (texts, error) = await drain(stream)
+        #expect(texts == ["a"])
+        let abandoned = try #require(error as? AbandonedPromiseError)
+        #expect(abandoned.fileID.hasSuffix("StreamingClient+Async.swift"))
+    }
+
+    @Test("Cancelling the consumer calls cancelRequest(): no more values reach the handler")
+    func consumerCancelled() async throws {
+        let stream = client.stream(query: "q")
+        let feed = try #require(client.feeds.last)
+        let task = Task { await drain(stream) }
+        task.cancel()
+        _ = await task.value
+        #expect(feed.isStopped)
+    }
+
+    @Test("A watch's stream: dispose() when its consumer leaves; it ends when the library lets the handler go")
+    func watch() async throws {
+        let first = client.watch("k")
+        let firstFeed = try #require(client.feeds.last)
+        firstFeed.send("x")
+        firstFeed.drop()
+        var values: [String] = []
+        for try await value in first { values.append(value) }
+        #expect(values == ["x"])
+
+        let second = client.watch("k")
+        let secondFeed = try #require(client.feeds.last)
+        let task = Task {
+            for try await _ in second {}
+        }
+        task.cancel()
+        try await task.value
+        #expect(secondFeed.isStopped)
+    }
+
+    @Test("A `(ParseError?)` handler: the struct conforms to Error, so the form throws it")
+    func typedError() async throws {
+        try await client.validate("fine")
+        await #expect(throws: ParseError(line: 2)) { try await client.validate("ok\nbad!") }
+    }
+}
