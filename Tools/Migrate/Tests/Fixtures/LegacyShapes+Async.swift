@@ -341,30 +341,6 @@ extension LegacyStore {
         }
     }
 
-    /// Async form of `withConnection(_:)`.
-    ///
-    /// Runs `body` with a connection that is valid only during the call.
-    ///
-    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
-    /// dropped.
-    ///
-    /// - Parameter body: Runs inside the callback, with the `Connection` it receives (which may not leave
-    ///   the callback). What it returns is returned; what it throws is thrown. It runs on the thread where
-    ///   `withConnection(_:)` calls its handler, not in the caller's isolation, and it may run after the
-    ///   awaiting task is cancelled (what it returns is then dropped).
-    /// - Returns: What the body returns.
-    /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
-    ///   handler is released without being called.
-    public nonisolated(nonsending) func withConnection<Output: Sendable>(
-        _ body: @escaping @Sendable (Connection) throws -> Output
-    ) async throws -> Output {
-        try await withPromise(of: Output.self) { promise in
-            withConnection { connection in
-                promise.resolve(Result { try body(connection) })
-            }
-        }
-    }
-
     /// Async form of `connect(_:)`.
     ///
     /// Opens a connection: a `Result` of a value that cannot leave the callback.
@@ -385,29 +361,6 @@ extension LegacyStore {
         try await withPromise(of: Output.self) { promise in
             connect { result in
                 promise.resolve(Result { try handler(result.get()) })
-            }
-        }
-    }
-
-    /// Async form of `perform(_:)`.
-    ///
-    /// Performs work on the store's queue.
-    ///
-    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
-    /// dropped.
-    ///
-    /// - Parameter work: Runs inside the callback. What it returns is returned; what it throws is thrown.
-    ///   It runs on the thread where `perform(_:)` calls its handler, not in the caller's isolation, and it
-    ///   may run after the awaiting task is cancelled (what it returns is then dropped).
-    /// - Returns: What the body returns.
-    /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
-    ///   handler is released without being called.
-    public nonisolated(nonsending) func perform<Output: Sendable>(
-        _ work: @escaping @Sendable () throws -> Output
-    ) async throws -> Output {
-        try await withPromise(of: Output.self) { promise in
-            perform {
-                promise.resolve(Result { try work() })
             }
         }
     }

@@ -214,36 +214,3 @@ extension ConnectionMonitor {
         return stream
     }
 }
-
-extension Just {
-    /// Async form of `get(_:session:asyncCompletionHandler:)`.
-    ///
-    /// Gets `url`; calls `asyncCompletionHandler` with the result, if given.
-    ///
-    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
-    /// dropped.
-    ///
-    /// - Parameter asyncCompletionHandler: Runs inside the callback, with the `HTTPResult` it receives
-    ///   (which may not leave the callback). What it returns is returned; what it throws is thrown. It runs
-    ///   on the thread where `get(_:session:asyncCompletionHandler:)` calls its handler, not in the
-    ///   caller's isolation, and it may run after the awaiting task is cancelled (what it returns is then
-    ///   dropped).
-    /// - Returns: What the body returns.
-    /// - Throws: The `error` of the value the handler receives; `CancellationError` when the awaiting task
-    ///   is cancelled; `AbandonedPromiseError` when the handler is released without being called.
-    public static nonisolated(nonsending) func get<Output: Sendable>(
-        _ url: URL,
-        session: URLSession = .shared,
-        asyncCompletionHandler: sending @escaping (HTTPResult) throws -> Output
-    ) async throws -> Output {
-        try await withPromise(of: Output.self) { promise in
-            get(url, session: session) { httpResult in
-                promise.resolve(
-                    Result {
-                        if let error = httpResult.error { throw error }
-                        return try asyncCompletionHandler(httpResult)
-                    })
-            }
-        }
-    }
-}

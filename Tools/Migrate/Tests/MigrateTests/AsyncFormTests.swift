@@ -84,15 +84,14 @@ struct AsyncFormTests {
 
     @Test func scopedForms() async throws {
         // The connection stays in the callback; what the body returns comes out.
-        #expect(try await store.withConnection { connection in try connection.query("SELECT 1") } == 8)
-        await #expect(throws: FixtureError("empty query")) {
-            try await store.withConnection { connection in try connection.query("") }
-        }
         #expect(try await store.connect { connection in try connection.query("abc") } == 3)
         await #expect(throws: FixtureError("no connection")) {
             try await failing.connect { connection in try connection.query("abc") }
         }
-        #expect(try await store.perform { 6 * 7 } == 42)
+        // `withConnection(_:)` and `perform(_:)` take a `(Connection)` and a `()` closure: a
+        // scoped form would capture these calls, which still reach the originals from async code.
+        store.withConnection { _ in }
+        store.perform {}
     }
 
     @Test func handlesThatAreNotCancelHandles() async throws {

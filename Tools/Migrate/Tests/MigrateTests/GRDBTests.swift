@@ -35,7 +35,7 @@ struct GRDBTests {
         var counts = observation.start(in: pool, scheduling: .async(onQueue: queue)).makeAsyncIterator()
         #expect(try await counts.next() == 0)
         for name in ["Ann", "Bob", "Cid"] {
-            try await pool.asyncWriteWithoutTransaction { db in
+            try await pool.writeWithoutTransaction { db in
                 try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: [name])
             }
             // Each committed insert is seen, in order (the next write waits for it).
@@ -60,7 +60,7 @@ struct GRDBTests {
         var cancelled = cancels.makeAsyncIterator()
         #expect(await cancelled.next() != nil)
         // A write after the cancellation reaches no one: the consumer's loop has ended.
-        try await pool.asyncWriteWithoutTransaction { db in
+        try await pool.writeWithoutTransaction { db in
             try db.execute(sql: "INSERT INTO player (name) VALUES ('Dan')")
         }
         valuesContinuation.finish()
@@ -71,7 +71,7 @@ struct GRDBTests {
     func writeAndRead() async throws {
         let (pool, directory) = try await Self.makePool()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let inserted = try await pool.asyncWriteWithoutTransaction { db in
+        let inserted = try await pool.asyncBarrierWriteWithoutTransaction { db in
             try db.execute(sql: "INSERT INTO player (name) VALUES (?), (?)", arguments: ["Ann", "Bob"])
             return db.changesCount
         }
@@ -91,14 +91,14 @@ struct GRDBTests {
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("db.sqlite").path))
     }
 
-    @Test("A database queue gets the same async forms")
+    @Test("A database queue gets the same async forms (its writes through GRDB's own async function)")
     func queue() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "migrate-grdb-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let queue = try DatabaseQueue(path: directory.appendingPathComponent("queue.sqlite").path)
-        try await queue.asyncWriteWithoutTransaction { db in try db.execute(sql: "CREATE TABLE t (x INTEGER)") }
+        try await queue.writeWithoutTransaction { db in try db.execute(sql: "CREATE TABLE t (x INTEGER)") }
         #expect(try await queue.asyncRead { db in try db.tableExists("t") })
     }
 
@@ -110,7 +110,12 @@ struct GRDBTests {
             try await pool.asyncRead { db in try db.execute(sql: "SELECT * FROM nowhere") }
         }
         struct Refused: Error {}
-        await #expect(throws: Refused.self) { try await pool.asyncWriteWithoutTransaction { _ in throw Refused() } }
+        await #expect(throws: Refused.self) {
+            try await pool.asyncBarrierWriteWithoutTransaction { _ in throw Refused() }
+        }
+        // `asyncWriteWithoutTransaction { db in … }` has no scoped form (it would capture this
+        // call, which still reaches GRDB's own function from async code).
+        pool.asyncWriteWithoutTransaction { _ in }
     }
 
     @Test("A cancelled task stops waiting at once; GRDB returns no handle, so the work still runs")
@@ -121,14 +126,14 @@ struct GRDBTests {
         let gate = DispatchSemaphore(value: 0)
         let (entered, enteredContinuation) = AsyncStream.makeStream(of: Void.self)
         let blocker = Task {
-            try await pool.asyncWriteWithoutTransaction { _ in
+            try await pool.writeWithoutTransaction { _ in
                 enteredContinuation.yield()
                 gate.wait()
             }
         }
         for await _ in entered { break }
         let waiting = Task {
-            try await pool.asyncWriteWithoutTransaction { db in
+            try await pool.asyncBarrierWriteWithoutTransaction { db in
                 try db.execute(sql: "INSERT INTO player (name) VALUES ('late')")
             }
         }
@@ -137,7 +142,7 @@ struct GRDBTests {
         gate.signal()
         try await blocker.value
         // The writer is serial: by the time this write runs, the cancelled one has run too.
-        let count = try await pool.asyncWriteWithoutTransaction { db in
+        let count = try await pool.writeWithoutTransaction { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player")
         }
         #expect(count == 1)

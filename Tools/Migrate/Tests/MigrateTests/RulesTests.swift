@@ -74,12 +74,12 @@ struct RulesTests {
                 "Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then dropped."
             ),
             (
-                "_ body: @escaping @Sendable (Connection) -> Void",
+                "_ body: @escaping @Sendable (Result<Connection, any Error>) -> Void",
                 "It runs on the thread where `run(_:)` calls its handler, not in the caller's isolation, and it may "
                     + "run after the awaiting task is cancelled (what it returns is then dropped)."
             ),
             (
-                "_ body: @escaping @MainActor (Connection) -> Void",
+                "_ body: @escaping @MainActor (Result<Connection, any Error>) -> Void",
                 "It runs on `@MainActor`, where `run(_:)` calls its handler, and it may run after the awaiting task "
                     + "is cancelled"
             ),
@@ -123,17 +123,17 @@ struct RulesTests {
                     + "FutureBridge runs in the caller's isolation"), "\(comment)")
     }
 
-    @Test("A value named after an acronym type reads as Swift names it (`httpConnection`, not `hTTPConnection`)")
+    @Test("A value named after an acronym type reads as Swift names it (`httpResponse`, not `hTTPResponse`)")
     func acronyms() throws {
         let source = """
-            public final class HTTPConnection {}
+            public struct HTTPResponse: Sendable { public var error: (any Error)? }
             public final class HTTP: Sendable {
-                public func connect(completion: @escaping @Sendable (HTTPConnection) -> Void) {}
+                public func connect(completion: @escaping @Sendable (HTTPResponse) -> Void) {}
             }
             """
         let result = Migrator().migrate([SourceInput(path: "HTTP.swift", text: source)])
         let text = try #require(result.files.first?.text)
-        #expect(text.contains("{ httpConnection in"), "\(text)")
+        #expect(text.contains("{ httpResponse in"), "\(text)")
     }
 
     @Test("The summary counts streams, forms with cancellation wired, and what could not be resolved")

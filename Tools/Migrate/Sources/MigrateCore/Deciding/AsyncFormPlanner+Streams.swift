@@ -32,7 +32,7 @@ extension AsyncFormPlanner {
         }
         let kept = keptParameters(site, removing: [handler] + (ending.map { [$0.index] } ?? []))
         let labels = kept.map { site.parameters[$0].label }
-        if let existing = existingCounterpart(site, labels: labels) { return .skipped(.hasAsyncSibling, existing) }
+        if let existing = existingCounterpart(site, kept: kept) { return .skipped(.hasAsyncSibling, existing) }
         if let clash = callClash(site, labels: labels) { return .skipped(.wouldBreakCalls, clash) }
         return .generated(
             streamForm(

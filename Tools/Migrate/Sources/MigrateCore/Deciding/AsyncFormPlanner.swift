@@ -116,8 +116,8 @@ struct AsyncFormPlanner {
         // parameter (its body replaces the handler). The API's own async form may have
         // either set of labels (the second: a scoped form this tool wrote before).
         let plainKept = keptParameters(site, removing: handlers)
-        for labels in Set([plainKept, Array(parameters.indices)]).map({ $0.map { parameters[$0].label } }) {
-            if let existing = existingCounterpart(site, labels: labels) { return .skipped(.hasAsyncSibling, existing) }
+        for kept in Set([plainKept, Array(parameters.indices)]) {
+            if let existing = existingCounterpart(site, kept: kept) { return .skipped(.hasAsyncSibling, existing) }
         }
         if !scoped, let clash = callClash(site, labels: plainKept.map { parameters[$0].label }) {
             // A value handed over as `sending` can stay in the callback instead: the scoped
@@ -125,6 +125,9 @@ struct AsyncFormPlanner {
             guard sendsValue, shape.scopedArgument != nil else { return .skipped(.wouldBreakCalls, clash) }
             scoped = true
             sendsValue = false
+        }
+        if scoped, let capture = CaptureRule().decide((site, shape), in: context) {
+            return .skipped(.wouldBreakCalls, capture)
         }
         // A scoped form has the original's labels: a call that passes a closure from async
         // code would reach it instead of the original. The module's own calls are checked.
@@ -187,10 +190,13 @@ struct AsyncFormPlanner {
             reason: multiShot)
     }
 
-    /// The parameters a plain or stream form keeps: all but the handlers and the
-    /// callback queues (which the form fills with a queue that does not hop to main).
+    /// The parameters a plain or stream form keeps: all but the handlers, the callback
+    /// queues (which the form fills with a queue that does not hop to main) and the flags
+    /// that make a handler multi-shot (which the form sets).
     func keptParameters(_ site: FunctionSite, removing handlers: [Int]) -> [Int] {
-        site.parameters.indices.filter { !handlers.contains($0) && !site.parameters[$0].isCallbackQueue }
+        site.parameters.indices.filter {
+            !handlers.contains($0) && !site.parameters[$0].isCallbackQueue && !site.parameters[$0].isMultiShotFlag
+        }
     }
 
     // MARK: Asking the rules
@@ -213,8 +219,11 @@ struct AsyncFormPlanner {
         MultiShotRule().decide((site, handlerNames), in: context)
     }
 
-    func existingCounterpart(_ site: FunctionSite, labels: [String?]) -> String? {
-        CounterpartRule().decide(FormCandidate(site: site, labels: labels), in: context)
+    func existingCounterpart(_ site: FunctionSite, kept: [Int]) -> String? {
+        let parameters = kept.map { site.parameters[$0] }
+        return CounterpartRule().decide(
+            FormCandidate(site: site, labels: parameters.map(\.label), defaulted: parameters.map(\.hasDefault)),
+            in: context)
     }
 
     func callClash(_ site: FunctionSite, name: String? = nil, labels: [String?]) -> String? {

@@ -230,6 +230,18 @@ struct Parameter {
         return (attributed.specifiers.map { text($0) } + attributed.lateSpecifiers.map { text($0) })
     }
 
+    /// Whether this is a `Bool` that makes the handler called more than once
+    /// (`allowIntermediateResponses: Bool = true`, `continuous:`, `repeats:`): a one-shot
+    /// form passes `false`, a stream form `true`, and neither keeps it.
+    var isMultiShotFlag: Bool {
+        guard TypeText.simpleName(type) == "Bool" else { return false }
+        let words = ClosureName.words(label ?? name) + ClosureName.words(name)
+        return words.contains {
+            ["intermediate", "continuous", "continuously", "repeats", "repeating", "progressive", "partial"].contains(
+                $0)
+        }
+    }
+
     /// Whether this is a callback-queue parameter (`queue: DispatchQueue = .main`,
     /// `callbackQueue:`, `on:`, `respondingOn:`, of type `DispatchQueue` or `OperationQueue`),
     /// which a generated form drops.
@@ -251,9 +263,11 @@ struct Parameter {
     /// The argument a generated form passes for the callback queue it dropped: one that
     /// does not hop to the main thread (the awaiting task resumes on its own executor
     /// anyway). A handler called once may run on any thread; a stream's handler runs on a
-    /// serial queue of its own (`serialLabel`), so its values keep their order.
+    /// serial queue of its own (`serialLabel`), so its values keep their order. (A flag that
+    /// makes the handler multi-shot gets `false`, or `true` for a stream.)
     func callbackQueueArgument(serialLabel: String?) -> String {
-        switch (queueType, serialLabel) {
+        if isMultiShotFlag { return serialLabel == nil ? "false" : "true" }
+        return switch (queueType, serialLabel) {
         case ("OperationQueue", nil): "OperationQueue()"
         case ("OperationQueue", _):
             "{ let queue = OperationQueue(); queue.maxConcurrentOperationCount = 1; return queue }()"

@@ -81,8 +81,9 @@ extension SourceIndex {
                     ?? false,
                 returnsStream: returnType.map(Self.namesStream) ?? false,
                 returnsValue: node.signature.returnClause.map { !TypeText.isVoid($0.type) } ?? false,
-                isolation: isolation)
+                isolation: isolation, name: node.name.text, calls: node.body.map(CalledNames.names) ?? [])
             functions[key, default: []].append(entry)
+            functionsByOwner[owner, default: []].append(entry)
             functionsByName[owner + "|" + node.name.text, default: []].append(entry)
             guard parameters.isEmpty, !isStatic, !owner.isEmpty else { return }
             let method = CancelMethod(name: node.name.text, returnsValue: entry.returnsValue, isolation: isolation)
@@ -121,5 +122,26 @@ extension SourceIndex {
             }
             return text(attribute).contains("unavailable")
         }
+    }
+}
+
+/// The base names of the functions a body calls (`onURLRequestCreation` in
+/// `onURLRequestCreation(on: queue) { continuation.yield($0) }`).
+final class CalledNames: SyntaxVisitor {
+    private var names: Set<String> = []
+
+    static func names(_ body: CodeBlockSyntax) -> Set<String> {
+        let visitor = CalledNames(viewMode: .sourceAccurate)
+        visitor.walk(body)
+        return visitor.names
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if let reference = node.calledExpression.as(DeclReferenceExprSyntax.self) {
+            names.insert(reference.baseName.text)
+        } else if let member = node.calledExpression.as(MemberAccessExprSyntax.self) {
+            names.insert(member.declName.baseName.text)
+        }
+        return .visitChildren
     }
 }

@@ -152,6 +152,17 @@ extension SourceIndex {
         return seen
     }
 
+    /// Every function declared under `owner`.
+    func entries(owner: String) -> [FunctionEntry] {
+        functionsByOwner[owner] ?? []
+    }
+
+    /// The types of the sources that conform to `proto` (directly or not).
+    func conformingTypes(to proto: String) -> [String] {
+        let simple = Self.lastComponent(proto)
+        return types.keys.sorted().filter { $0 != proto && allConformances(of: $0).contains(simple) }
+    }
+
     /// The functions declared under `owner` with this name and these labels.
     func entries(owner: String, name: String, labels: [String?]) -> [FunctionEntry] {
         functions[FunctionKey(owner: owner, name: name, labels: labels)] ?? []

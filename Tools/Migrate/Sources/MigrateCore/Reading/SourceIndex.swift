@@ -52,6 +52,10 @@ final class SourceIndex {
         var returnsValue: Bool
         /// Whether a closure that is not isolated can call it synchronously.
         var isolation = MethodIsolation()
+        /// The function's base name.
+        var name = ""
+        /// The base names of the functions its body calls.
+        var calls: Set<String> = []
     }
 
     /// What a method's declaration says about calling it synchronously from a closure that
@@ -121,6 +125,8 @@ final class SourceIndex {
     var types: [String: TypeInfo] = [:]
     var typesBySimpleName: [String: TypeInfo] = [:]
     var functions: [FunctionKey: [FunctionEntry]] = [:]
+    /// The same, by owner.
+    var functionsByOwner: [String: [FunctionEntry]] = [:]
     /// The same, by owner and base name.
     var functionsByName: [String: [FunctionEntry]] = [:]
     var aliases: [String: TypeSyntax] = [:]

@@ -6,16 +6,35 @@ struct CounterpartRule: Rule {
     /// the one it names with `@available(*, renamed:)` or `@completionHandlerAsync`, or an
     /// async function or stream-returning one with the same base name that a call with
     /// the form's labels reaches, in the owner or a type it conforms to or inherits from.
+    ///
+    /// Also: one under another name whose body calls the function (`urlRequests()` built on
+    /// `onURLRequestCreation(on:perform:)`); one reached by the form's labels without its
+    /// defaulted parameters (`health(options:)` beside a form `health(options:flag:)`); and,
+    /// for a protocol's requirement, one that a conforming type of the sources declares.
     func decide(_ candidate: FormCandidate, in context: RuleContext) -> String? {
         let (site, labels, index) = (candidate.site, candidate.labels, context.index)
         if let named = site.namedAsyncForm { return "names its async form `\(named)`" }
-        for owner in index.selfAndSupertypes(site.context.ownerName) {
+        let form = SourceIndex.FunctionEntry(
+            labels: labels,
+            defaulted: candidate.defaulted.count == labels.count ? candidate.defaulted : labels.map { _ in false },
+            isAsync: true, isStatic: site.isStatic, parameterTypes: [], hasHandler: false, returnsStream: false,
+            returnsValue: false)
+        var owners = index.selfAndSupertypes(site.context.ownerName)
+        if site.isProtocolMember, let owner = site.context.ownerName { owners += index.conformingTypes(to: owner) }
+        for owner in owners {
+            let prefix = owner.isEmpty ? "" : owner + "."
             for entry in index.entries(owner: owner, name: site.name)
             where (entry.isAsync || entry.returnsStream)
-                && (Self.accepts(entry, labels: labels) || Self.sameLabels(entry, labels: labels))
+                && (Self.accepts(entry, labels: labels) || Self.sameLabels(entry, labels: labels)
+                    || Self.accepts(form, labels: entry.labels))
             {
-                let prefix = owner.isEmpty ? "" : owner + "."
                 return "`\(prefix)\(selector(site.name, entry.labels))\(entry.isAsync ? " async" : "")`"
+            }
+            for entry in index.entries(owner: owner)
+            where (entry.isAsync || entry.returnsStream) && entry.name != site.name && entry.calls.contains(site.name)
+                && entry.isStatic == site.isStatic
+            {
+                return "`\(prefix)\(selector(entry.name, entry.labels))\(entry.isAsync ? " async" : "")` calls it"
             }
         }
         return nil
@@ -42,6 +61,46 @@ struct CounterpartRule: Rule {
     }
 
     static let examples: [RuleExample] = [
+        RuleExample(
+            "a stream under another name whose body calls the function is its counterpart",
+            before: """
+                public final class Request: @unchecked Sendable {
+                    public func cancel() {}
+                    public func onURLRequestCreation(perform handler: @escaping @Sendable (String) -> Void) -> Self { self }
+                    public func urlRequests() -> AsyncStream<String> {
+                        AsyncStream { continuation in _ = onURLRequestCreation { continuation.yield($0) } }
+                    }
+                }
+                """,
+            function: "Request.onURLRequestCreation(perform:)",
+            after: .skipped(.hasAsyncSibling, "`Request.urlRequests()` calls it")),
+        RuleExample(
+            "a form whose extra parameters have defaults, beside an async function reached without them, is a duplicate",
+            before: """
+                public enum Server {
+                    public static func health(
+                        options: [String] = [], allowIntermediateResponses: Bool = true, flag: Bool = false,
+                        completion: @escaping @Sendable (Result<Int, any Error>) -> Void
+                    ) {}
+                    public static func health(options: [String] = []) async throws -> Int { 0 }
+                }
+                """,
+            function: "Server.health(options:allowIntermediateResponses:flag:completion:)",
+            after: .skipped(.hasAsyncSibling, "`Server.health(options:) async`")),
+        RuleExample(
+            "a protocol requirement whose conforming type has the stream already gets no second form",
+            before: """
+                public protocol Cancellable: Sendable { func cancelRequest() }
+                public protocol Client: Sendable {
+                    func speech(query: String, onResult: @escaping @Sendable (Result<Int, any Error>) -> Void, completion: (@Sendable ((any Error)?) -> Void)?) -> Cancellable
+                }
+                public final class OpenClient: Client {
+                    public func speech(query: String, onResult: @escaping @Sendable (Result<Int, any Error>) -> Void, completion: (@Sendable ((any Error)?) -> Void)?) -> Cancellable { fatalError() }
+                    public func speech(query: String) -> AsyncThrowingStream<Int, any Error> { fatalError() }
+                }
+                """,
+            function: "Client.speech(query:onResult:completion:)",
+            after: .skipped(.hasAsyncSibling, "`OpenClient.speech(query:)`")),
         RuleExample(
             "an async form that drops the callback queue already exists",
             before: """

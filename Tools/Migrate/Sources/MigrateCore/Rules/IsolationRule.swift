@@ -27,7 +27,7 @@ struct IsolationRule: Rule {
             before: """
                 public final class Result2 {}
                 public final class HTTP: Sendable {
-                    public func get(completion: @escaping (Connection) -> Void) {}
+                    public func get(completion: @escaping (Result<Connection, any Error>) -> Void) {}
                 }
                 public final class Connection {}
                 """,

@@ -46,6 +46,21 @@ struct MultiShotRule: Rule {
 
     static let examples: [RuleExample] = [
         RuleExample(
+            "a flag that makes the handler multi-shot is set to its one-shot value, and not kept",
+            before: """
+                public enum Server {
+                    public static func status(
+                        options: [String] = [], allowIntermediateResponses: Bool = true,
+                        completion: @escaping @Sendable (Result<Int, any Error>) -> Void
+                    ) {}
+                }
+                """,
+            function: "Server.status(options:allowIntermediateResponses:completion:)",
+            after: .generated([
+                "public static nonisolated(nonsending) func status(options: [String] = []) async throws -> Int {",
+                "status(options: options, allowIntermediateResponses: false, completion: promise.resolve)",
+            ])),
+        RuleExample(
             "a progress handler on a request becomes a stream that cancels the request when it ends",
             before: """
                 import Dispatch

@@ -49,6 +49,8 @@ public protocol DocumentedRule {
 struct FormCandidate {
     var site: FunctionSite
     var labels: [String?]
+    /// For each kept parameter, whether it has a default value (empty: not known).
+    var defaulted: [Bool] = []
 }
 
 /// The smallest sources that show a rule, and what the tool must do with them.
@@ -88,7 +90,8 @@ public enum RuleCatalog {
     public static var all: [any DocumentedRule.Type] {
         [
             AccessRule.self, ParameterRule.self, HookRule.self, MultiShotRule.self, CounterpartRule.self,
-            CallClashRule.self, CancellationRule.self, ValuesAndCompletionRule.self, ShapeRule.self, IsolationRule.self,
+            CallClashRule.self, CaptureRule.self, CancellationRule.self, ValuesAndCompletionRule.self, ShapeRule.self,
+            IsolationRule.self,
             FutureRule.self,
         ]
     }

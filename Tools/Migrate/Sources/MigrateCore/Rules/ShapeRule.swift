@@ -85,7 +85,7 @@ struct ShapeRule: Rule {
                 "try await withPromise(of: Draft.self) { promise in",
             ])),
         RuleExample(
-            "a value that is not Sendable, with a default handler: scoped, since a plain form would take `f()` over",
+            "a value that is not Sendable, with a default handler: not plain (it would take `f()` over), not scoped (it would capture calls with a closure)",
             before: """
                 public final class Draft { public var text = "" }
                 public final class Editor: Sendable {
@@ -93,13 +93,13 @@ struct ShapeRule: Rule {
                 }
                 """,
             function: "Editor.open(_:completion:)",
-            after: .generated(["completion: sending @escaping (Draft) throws -> Output"])),
+            after: .skipped(.wouldBreakCalls, "would reach the async form instead")),
         RuleExample(
             "a scoped form that the module's own async code would call with a closure",
             before: """
                 public final class Database {}
                 public final class Pool: Sendable {
-                    public func read(_ value: @escaping @Sendable (Database) -> Void) {}
+                    public func read(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {}
                 }
                 func caller(pool: Pool) async {
                     pool.read { _ in }

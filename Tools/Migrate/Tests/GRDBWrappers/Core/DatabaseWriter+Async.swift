@@ -71,57 +71,6 @@ extension DatabaseWriter {
         }
     }
 
-    /// Async form of `asyncWriteWithoutTransaction(_:)`.
-    ///
-    /// Schedules database operations for execution, and returns immediately.
-    ///
-    /// For example:
-    ///
-    /// ```swift
-    /// writer.asyncWriteWithoutTransaction { db in
-    ///     do {
-    ///         try Player(name: "Arthur").insert(db)
-    ///         let newPlayerCount = try Player.fetchCount(db)
-    ///     } catch {
-    ///         // Handle error
-    ///     }
-    /// }
-    /// ```
-    ///
-    /// Database operations run in the writer dispatch queue, serialized
-    /// with all database updates performed by this `DatabaseWriter`.
-    ///
-    /// The ``Database`` argument to `updates` is valid only during the
-    /// execution of the closure. Do not store or return the database connection
-    /// for later use.
-    ///
-    /// - warning: Database operations are not wrapped in a transaction. They
-    ///   can see changes performed by concurrent writes or writes performed by
-    ///   other processes: two identical requests performed by the `updates`
-    ///   closure may not return the same value. Concurrent database accesses
-    ///   can see partial updates performed by the `updates` closure. See
-    ///   <doc:Concurrency#Rule-2:-Mind-your-transactions> for more information.
-    ///
-    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
-    /// dropped.
-    ///
-    /// - Parameter updates: Runs inside the callback, with the `Database` it receives (which may not leave
-    ///   the callback). What it returns is returned; what it throws is thrown. It runs on the thread where
-    ///   `asyncWriteWithoutTransaction(_:)` calls its handler, not in the caller's isolation, and it may
-    ///   run after the awaiting task is cancelled (what it returns is then dropped).
-    /// - Returns: What the body returns.
-    /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
-    ///   handler is released without being called.
-    public nonisolated(nonsending) func asyncWriteWithoutTransaction<Output: Sendable>(
-        _ updates: @escaping @Sendable (Database) throws -> Output
-    ) async throws -> Output {
-        try await withPromise(of: Output.self) { promise in
-            asyncWriteWithoutTransaction { database in
-                promise.resolve(Result { try updates(database) })
-            }
-        }
-    }
-
     /// Async form of `spawnConcurrentRead(_:)`.
     ///
     /// Schedules read-only database operations for execution.
