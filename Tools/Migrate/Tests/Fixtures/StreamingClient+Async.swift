@@ -84,6 +84,27 @@ extension StreamingClient {
         return stream
     }
 
+    /// Stream form of `addObserver(_:closure:)`: the values its handler receives, in order.
+    ///
+    /// Calls `closure` with the observer, the client and each new status, while the observer
+    /// lives (it is held weakly) and until the token is cancelled.
+    ///
+    /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task); it
+    /// also ends when the library releases the handler, since no more values can come. Then it calls
+    /// `cancel()` on the `ObservationToken` that `addObserver(_:closure:)` returns, which stops the
+    /// handler.
+    ///
+    /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
+    public func addObserver<O: AnyObject & Sendable>(_ observer: O) -> AsyncThrowingStream<String, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<String, any Error>.makeStream()
+        let end = StreamEnd(continuation)
+        let handle = addObserver(observer) { _, _, value in
+            end.continuation.yield(value)
+        }
+        continuation.onTermination = { _ in handle.cancel() }
+        return stream
+    }
+
     /// Async form of `validate(_:completion:)`.
     ///
     /// Checks `text`, then calls `completion` with the first error found, or `nil`.

@@ -1,7 +1,8 @@
 // A streaming API client in the style of real ones, written for the tests: a query
 // streams its results through `onResult` and then calls a terminal `completion` with an
 // optional error; what it returns is a handle protocol whose one method is
-// `cancelRequest()`; a watch returns a `Disposable` whose one method is `dispose()`; a
+// `cancelRequest()`; a watch returns a `Disposable` whose one method is `dispose()`; an
+// observer registration hands the observer and the client back with each status; a
 // check reports a `ParseError` (a struct conforming to `Error`) through `(ParseError?)`.
 // The tests play the server by hand through `Feed`, so every ending is deterministic:
 // values, a failed value, a completion with or without an error, the handlers released
@@ -90,6 +91,19 @@ public final class Feed: RequestHandle, Disposable, @unchecked Sendable {
     }
 }
 
+/// What an observer registration returns: cancelling it removes the observer.
+public final class ObservationToken: Sendable {
+    private let feed: Feed
+
+    init(_ feed: Feed) {
+        self.feed = feed
+    }
+
+    public func cancel() {
+        feed.cancelRequest()
+    }
+}
+
 /// The client: each call starts a feed that the test drives.
 public final class StreamingClient: Sendable {
     private let started = LockedFeeds()
@@ -111,6 +125,20 @@ public final class StreamingClient: Sendable {
     /// Calls `onChange` with each new value of `key` until the returned watch is disposed.
     public func watch(_ key: String, onChange: @escaping @Sendable (String) -> Void) -> Disposable {
         started.append(Feed(onResult: { if case .success(let chunk) = $0 { onChange(chunk.text) } }, completion: nil))
+    }
+
+    /// Calls `closure` with the observer, the client and each new status, while the observer
+    /// lives (it is held weakly) and until the token is cancelled.
+    public func addObserver<O: AnyObject & Sendable>(
+        _ observer: O, closure: @escaping @Sendable (O, StreamingClient, String) -> Void
+    ) -> ObservationToken {
+        let feed = started.append(
+            Feed(
+                onResult: { [weak observer, weak self] result in
+                    guard let observer, let self, case .success(let chunk) = result else { return }
+                    closure(observer, self, chunk.text)
+                }, completion: nil))
+        return ObservationToken(feed)
     }
 
     /// Checks `text`, then calls `completion` with the first error found, or `nil`.

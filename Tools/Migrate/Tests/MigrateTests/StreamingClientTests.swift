@@ -104,4 +104,23 @@ struct StreamingClientTests {
         try await client.validate("fine")
         await #expect(throws: ParseError(line: 2)) { try await client.validate("ok\nbad!") }
     }
+
+    @Test("An observer's stream yields each status (not the observer); the consumer's end cancels the token")
+    func observer() async throws {
+        final class Observer: Sendable {}
+        let observer = Observer()
+        let statuses = client.addObserver(observer)
+        let feed = try #require(client.feeds.last)
+        for status in ["starting", "ok"] { feed.send(status) }
+        var iterator = statuses.makeAsyncIterator()
+        #expect(try await iterator.next() == "starting")
+        #expect(try await iterator.next() == "ok")
+        let task = Task {
+            for try await _ in statuses {}
+        }
+        task.cancel()
+        try await task.value
+        #expect(feed.isStopped)
+        withExtendedLifetime(observer) {}
+    }
 }

@@ -5,9 +5,12 @@ import SwiftSyntax
 /// async form, and ending the stream stops the handler through what the function returns.
 extension AsyncFormPlanner {
     /// `handler` receives the values; `ending`, if any, is the handler that ends them.
-    func streamPlan(_ site: FunctionSite, shape: HandlerShape, handler: Int, ending: StreamEnding?, reason: String)
-        -> Plan
-    {
+    /// `passedBack`: how many leading parameters of the handler are the observer or the
+    /// owner, which the stream does not yield.
+    func streamPlan(
+        _ site: FunctionSite, shape: HandlerShape, handler: Int, ending: StreamEnding?, reason: String,
+        passedBack: Int = 0
+    ) -> Plan {
         guard let element = shape.streamElement else {
             return .skipped(.eventHandler, reason + "; the \(shape.name) shape has no stream form")
         }
@@ -36,7 +39,8 @@ extension AsyncFormPlanner {
         if let clash = callClash(site, labels: labels) { return .skipped(.wouldBreakCalls, clash) }
         return .generated(
             streamForm(
-                site, shape: shape, element: element, handler: handler, ending: ending, kept: kept,
+                site, shape: shape, element: element, handler: handler, ending: ending, passedBack: passedBack,
+                kept: kept,
                 stop: stopper))
     }
 }

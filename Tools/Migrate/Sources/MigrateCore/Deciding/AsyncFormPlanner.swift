@@ -176,9 +176,12 @@ struct AsyncFormPlanner {
         {
             errorIndex = last - 1
         }
-        guard let closure = handlerType(parameters[valueIndex]),
-            let valueShape = ShapeRule().decide(closure, in: context)
-        else {
+        guard var closure = handlerType(parameters[valueIndex]) else {
+            return .skipped(.eventHandler, multiShot + "; its handler's shape has no stream form")
+        }
+        let passedBack = ObserverRule().decide((site, closure), in: context) ?? 0
+        closure.parameters.removeFirst(passedBack)
+        guard let valueShape = ShapeRule().decide(closure, in: context) else {
             return .skipped(.eventHandler, multiShot + "; its handler's shape has no stream form")
         }
         if case .result = valueShape, index.shadowsResult(in: site.context.ownerName) {
@@ -187,7 +190,7 @@ struct AsyncFormPlanner {
         return streamPlan(
             site, shape: valueShape, handler: valueIndex,
             ending: errorIndex.map { StreamEnding(index: $0, kind: .error) },
-            reason: multiShot)
+            reason: multiShot, passedBack: passedBack)
     }
 
     /// The parameters a plain or stream form keeps: all but the handlers, the callback

@@ -89,7 +89,8 @@ public struct RuleExample: Sendable, CustomStringConvertible {
 public enum RuleCatalog {
     public static var all: [any DocumentedRule.Type] {
         [
-            AccessRule.self, ParameterRule.self, HookRule.self, MultiShotRule.self, CounterpartRule.self,
+            AccessRule.self, ParameterRule.self, HookRule.self, MultiShotRule.self, ObserverRule.self,
+            CounterpartRule.self,
             CallClashRule.self, CaptureRule.self, CancellationRule.self, ValuesAndCompletionRule.self, ShapeRule.self,
             IsolationRule.self,
             FutureRule.self,

@@ -4,7 +4,7 @@ import SwiftSyntax
 extension AsyncFormPlanner {
     func streamForm(
         _ site: FunctionSite, shape: HandlerShape, element: TypeSyntax, handler: Int, ending: StreamEnding?,
-        kept: [Int], stop: Stopper
+        passedBack: Int = 0, kept: [Int], stop: Stopper
     ) -> GeneratedMember {
         let continuation = site.freshName("continuation")
         let stream = site.freshName("stream", avoiding: [continuation])
@@ -14,6 +14,7 @@ extension AsyncFormPlanner {
         let end = site.freshName("end", avoiding: [continuation, stream, handle])
         let feed = end + ".continuation"
         var closure = yieldingClosure(site, shape: shape, continuation: feed)
+        closure.parameters.insert(contentsOf: Array(repeating: "_", count: passedBack), at: 0)
         var arguments: [String] = []
         // Made before the call: the error handler, when it comes before the values' handler.
         var prelude: [String] = []
