@@ -92,12 +92,25 @@ struct FunctionSite {
         for element in decl.attributes {
             guard case .attribute(let attribute) = element else { continue }
             let name = text(attribute.attributeName)
-            if name == "available" || name == "_spi" {
+            if name == "_spi" {
                 result.append(text(attribute))
+            } else if name == "available" {
+                result.append(Self.withoutRename(attribute))
             }
         }
         if let actor = index.globalActorAttribute(decl.attributes) { result.append(actor) }
         return result
+    }
+
+    /// `@available(*, deprecated, renamed: "load(completion:)")` without its `renamed:`: the
+    /// original's rename points at what replaces the callback function, which is not what
+    /// replaces its form (the form may be that replacement). `message:` stays.
+    static func withoutRename(_ attribute: AttributeSyntax) -> String {
+        guard case .availability(let arguments) = attribute.arguments,
+            arguments.contains(where: { text($0.argument).hasPrefix("renamed") })
+        else { return text(attribute) }
+        let kept = arguments.map { text($0.argument) }.filter { !$0.hasPrefix("renamed") }
+        return "@available(" + kept.joined(separator: ", ") + ")"
     }
 
     /// The availability the extension of the owner needs: the owners' `@available`.

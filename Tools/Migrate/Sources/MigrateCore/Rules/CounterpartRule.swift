@@ -62,6 +62,16 @@ struct CounterpartRule: Rule {
 
     static let examples: [RuleExample] = [
         RuleExample(
+            "a deprecation that renames the function to another callback API: the form does not point back to it",
+            before: """
+                public final class API: Sendable {
+                    @available(*, deprecated, renamed: "load(id:completion:)")
+                    public func fetch(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {}
+                }
+                """,
+            function: "API.fetch(completion:)",
+            after: .generated(["@available(*, deprecated)", "func fetch() async throws -> Int"], absent: ["renamed:"])),
+        RuleExample(
             "a stream under another name whose body calls the function is its counterpart",
             before: """
                 public final class Request: @unchecked Sendable {
