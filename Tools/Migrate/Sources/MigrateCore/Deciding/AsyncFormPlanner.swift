@@ -62,6 +62,12 @@ struct AsyncFormPlanner {
                 site, shape: values, handler: pair.values,
                 ending: StreamEnding(index: pair.completion, kind: .completion(end)), reason: pair.reason)
         }
+        if let receiver = MultiShotRule.receiver(site, handlers: handlerIndices, in: context) {
+            return .skipped(
+                .eventHandler,
+                "`\(receiver)` receives the events, before other handlers: a subscription with a receiver has no "
+                    + "stream form yet")
+        }
         if let multiShot = multiShotReason(site, handlerNames: handlerNames) {
             return multiShotPlan(site, handlers: handlers, reason: multiShot)
         }

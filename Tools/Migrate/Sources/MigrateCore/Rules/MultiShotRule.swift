@@ -36,6 +36,22 @@ struct MultiShotRule: Rule {
         return nil
     }
 
+    /// A subscription's receiver (`subscribe(to:messageReceiver:onSubscribe:onUnsubscribe:)`):
+    /// an escaping handler named for the messages or events it receives, followed by other
+    /// handlers. The report names it, not the last handler, as the source of the events.
+    static func receiver(_ site: FunctionSite, handlers: [Int], in context: RuleContext) -> String? {
+        guard handlers.count >= 2 else { return nil }
+        for index in handlers.dropLast() {
+            let parameter = site.parameters[index]
+            let words = [parameter.label, parameter.name].compactMap { $0 }.flatMap(ClosureName.words)
+            guard context.handlerType(parameter)?.isEscaping == true,
+                words.contains(where: { ["receiver", "message", "messages", "subscriber", "listener"].contains($0) })
+            else { continue }
+            return parameter.label ?? parameter.name
+        }
+        return nil
+    }
+
     /// Whether `names` (given with `--one-shot` or `--multi-shot`) names the function:
     /// `name`, `Owner.name`, `name(labels:)` or `Owner.name(labels:)`.
     static func isNamed(_ site: FunctionSite, in names: Set<String>) -> Bool {
@@ -45,6 +61,19 @@ struct MultiShotRule: Rule {
     }
 
     static let examples: [RuleExample] = [
+        RuleExample(
+            "a subscription's receiver, not its last handler, is named as the source of the events",
+            before: """
+                public final class Client: Sendable {
+                    public func subscribe(
+                        to channels: [String], messageReceiver receiver: @escaping @Sendable (String, String) -> Void,
+                        onSubscribe subscribeHandler: (@Sendable (String, Int) -> Void)?,
+                        onUnsubscribe unsubscribeHandler: (@Sendable (String, Int) -> Void)?
+                    ) {}
+                }
+                """,
+            function: "Client.subscribe(to:messageReceiver:onSubscribe:onUnsubscribe:)",
+            after: .skipped(.eventHandler, "`messageReceiver` receives the events")),
         RuleExample(
             "a flag that makes the handler multi-shot is set to its one-shot value, and not kept",
             before: """
