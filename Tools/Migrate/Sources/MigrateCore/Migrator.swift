@@ -38,6 +38,7 @@ public struct Migrator: Sendable {
         let planner = AsyncFormPlanner(index: index, options: options, callSites: callSites)
         var plans: [(SourceInput, SourceLocationConverter, [(FunctionSite?, Int, String, Plan)])] = []
 
+        var foreignFutures: [String: Int] = [:]
         for (input, tree) in zip(inputs, parsed) {
             let converter = SourceLocationConverter(fileName: input.path, tree: tree)
             var filePlans: [(FunctionSite?, Int, String, Plan)] = []
@@ -55,7 +56,13 @@ public struct Migrator: Sendable {
                 case .asyncForms: plan = planner.plan(site)
                 case .legacyShims: plan = LegacyShimPlanner(index: index, options: options).plan(site)
                 }
-                if let plan { filePlans.append((site, line, site.displayName, plan)) }
+                if let plan {
+                    filePlans.append((site, line, site.displayName, plan))
+                } else if options.mode == .asyncForms,
+                    let future = ForeignFutureRule().decide(site, in: planner.context)
+                {
+                    foreignFutures[future, default: 0] += 1
+                }
             }
             walker.onInitializer = { decl, context in
                 let parameters = Parameter.list(decl.signature.parameterClause)
@@ -123,7 +130,7 @@ public struct Migrator: Sendable {
                             for: input, tree: parsed[inputs.firstIndex(of: input)!], members: members)))
             }
         }
-        return MigrationResult(files: files, entries: entries)
+        return MigrationResult(files: files, entries: entries, foreignFutures: foreignFutures)
     }
 
     /// `Sources/App/Client.swift` → `Sources/App/Client+Async.swift`.

@@ -146,6 +146,8 @@ struct RulesTests {
                 public func fetch(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) -> RemoteCall {
                     fatalError()
                 }
+                public func get(_ key: String) -> EventLoopFuture<String> { fatalError() }
+                public func set(_ key: String) -> EventLoopFuture<Void> { fatalError() }
             }
             """
         let result = Migrator().migrate([SourceInput(path: "API.swift", text: source)])
@@ -156,6 +158,9 @@ struct RulesTests {
             ),
             "\(summary)")
         #expect(summary.contains("not resolved: `RemoteCall`"))
+        // Functions that return another library's future are said to exist, and what awaits them.
+        #expect(
+            summary.contains("  2 other functions return `EventLoopFuture`, another library's future"), "\(summary)")
     }
 
     @Test("A symbol graph says what the sources cannot: a superclass's cancel() in another module")

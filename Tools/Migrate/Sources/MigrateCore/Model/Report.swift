@@ -149,6 +149,15 @@ public struct ReportEntry: Sendable, Equatable {
 public struct MigrationResult: Sendable {
     public var files: [GeneratedFile]
     public var entries: [ReportEntry]
+    /// Functions that take no handler and return another library's future, by the
+    /// future's type (`EventLoopFuture`): no form is written for them.
+    public var foreignFutures: [String: Int]
+
+    public init(files: [GeneratedFile], entries: [ReportEntry], foreignFutures: [String: Int] = [:]) {
+        self.files = files
+        self.entries = entries
+        self.foreignFutures = foreignFutures
+    }
 
     public var generatedCount: Int {
         entries.filter { if case .generated = $0.outcome { true } else { false } }.count
@@ -184,6 +193,12 @@ public struct MigrationResult: Sendable {
         var lines = [(module.map { $0 + ": " } ?? "") + head + ", \(total - generatedCount) skipped"]
         for (reason, count) in skipCounts {
             lines.append("  \(count)  \(reason.rawValue)")
+        }
+        for (type, count) in foreignFutures.sorted(by: { $0.key < $1.key }) {
+            lines.append(
+                "  \(count) other function\(count == 1 ? "" : "s") return\(count == 1 ? "s" : "") `\(type)`, another "
+                    + "library's future: no form is written; its own async accessor awaits it, and cancelling the "
+                    + "awaiting task does not cancel it")
         }
         let unresolved = Set(entries.compactMap(\.form?.unresolvedHandle)).sorted()
         if !unresolved.isEmpty {
