@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Instructions per operation of the synchronous benchmarks (B1, B2, B3, B5, B6), for
-# FutureBridge and the peers, counted by valgrind's callgrind: unlike timings on a shared
-# virtual machine, the counts do not move from run to run.
+# Instructions per operation of the benchmarks that run on one thread at a time (B1, B2,
+# B3, B5, B6, B9 with a range, B10), for FutureBridge and the peers, counted by valgrind's
+# callgrind: unlike timings on a shared virtual machine, the counts do not move from run
+# to run.
 #
 #   Benchmarks/count-instructions.sh            # every case
 #   Benchmarks/count-instructions.sh B1 B6      # some benchmarks
