@@ -72,10 +72,20 @@ final class DeliveryList<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Hands `event` to every observer, in attachment order (drainer only).
+    ///
+    /// Without the buffer's iterator: a buffer with observers always has an address
+    /// (``replace(with:version:)`` allocates it), so the walk checks the count only
+    /// (B9 -4 instructions per element, B6 -9, B10 -4). Calling the first observer before
+    /// the loop saved B9 4 more but cost B6 6 and B10 12.
     @inlinable @inline(__always)
     func deliver(_ event: Signal<Value>.Event) {
-        for observer in unretained {
-            observer._withUnsafeGuaranteedRef { $0.receive(event) }
-        }
+        let count = unretained.count
+        guard count > 0 else { return }
+        let observers = unretained.baseAddress.unsafelyUnwrapped
+        var index = 0
+        repeat {
+            observers[index]._withUnsafeGuaranteedRef { $0.receive(event) }
+            index &+= 1
+        } while index < count
     }
 }
