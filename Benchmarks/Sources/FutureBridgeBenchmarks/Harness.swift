@@ -62,14 +62,16 @@ enum Harness {
     }
 
     /// Two async cases measured in turns, a sample of one, then a sample of the other, so
-    /// that a burst of load on the machine falls on both rather than on one of them.
+    /// that a burst of load on the machine falls on both rather than on one of them;
+    /// `samples` of each (``repetitions`` by default).
     static func perOperationInTurns(
-        iterations: Int, _ first: @Sendable (Int) async -> Void, _ second: @Sendable (Int) async -> Void
+        iterations: Int, samples count: Int = repetitions, _ first: @Sendable (Int) async -> Void,
+        _ second: @Sendable (Int) async -> Void
     ) async -> (Timing, Timing) {
         await first(iterations)
         await second(iterations)
         var samples: ([Double], [Double]) = ([], [])
-        for _ in 0..<repetitions {
+        for _ in 0..<count {
             var start = now()
             await first(iterations)
             samples.0.append(Double(now() - start) / Double(iterations))

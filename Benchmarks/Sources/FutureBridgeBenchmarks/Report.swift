@@ -10,7 +10,7 @@ enum Report {
     }
 
     static func table(_ rows: [Measurement]) {
-        let header = ["benchmark", "library", "median", "min", "unit", "FB / best peer"]
+        let header = ["benchmark", "library", "median", "min", "unit", "FB / best peer (medians, minimums)"]
         var lines: [[String]] = [header]
         // A group is one benchmark in one unit (S1 rows carry two units).
         var groups: [String] = []
@@ -19,14 +19,19 @@ enum Report {
         for groupKey in groups {
             let group = rows.filter { key($0) == groupKey }
             let ours = group.first { $0.library == "futurebridge" }?.median
-            let bestPeer = group.filter { $0.library != "futurebridge" && $0.library != "continuation" }
-                .compactMap(\.median).min()
+            let peers = group.filter { $0.library != "futurebridge" && $0.library != "continuation" }
+            let bestPeer = peers.compactMap(\.median).min()
+            let ourMinimum = group.first { $0.library == "futurebridge" }?.minimum
+            let bestPeerMinimum = peers.compactMap(\.minimum).min()
             let continuation = group.first { $0.library == "continuation" }?.median
             for row in group {
                 var ratio = ""
                 if row.library == "futurebridge" {
                     if let ours, let bestPeer {
                         ratio = format(ours / bestPeer) + "x"
+                    }
+                    if let ourMinimum, let bestPeerMinimum {
+                        ratio += (ratio.isEmpty ? "" : ", ") + "min " + format(ourMinimum / bestPeerMinimum) + "x"
                     }
                     if let ours, let continuation {
                         ratio += (ratio.isEmpty ? "" : ", ") + format(ours / continuation) + "x raw continuation"
