@@ -1,6 +1,8 @@
 // swift-tools-version: 6.0
 // Side-by-side benchmarks of FutureBridge and its peers, in one release-build run:
 //   swift run -c release --package-path Benchmarks FutureBridgeBenchmarks [--tsv]
+// and the allocation gate, allocations per operation checked against budgets:
+//   swift run -c release --package-path Benchmarks FutureBridgeAllocations
 // The root package has no dependencies; the peers live only here.
 import PackageDescription
 
@@ -14,6 +16,16 @@ let package = Package(
     ],
     targets: [
         .target(name: "CHeapStats"),
+        // Replaces malloc and its siblings in the executable that links it: the gate only.
+        .target(name: "CMallocCounter"),
+        .executableTarget(
+            name: "FutureBridgeAllocations",
+            dependencies: [
+                "CMallocCounter",
+                .product(name: "FutureBridge", package: "FutureBridge"),
+                .product(name: "Reactive", package: "FutureBridge"),
+            ]
+        ),
         .executableTarget(
             name: "FutureBridgeBenchmarks",
             dependencies: [
