@@ -103,15 +103,17 @@ enum Gate {
             blackHole(sum)
         },
         Workload(name: "values(): producer in step", budget: 1) { n in
-            // Each value is sent once the loop has taken the one before.
+            // The loop waits for each value; the producer, on another thread, sends it once
+            // the loop has suspended, as a producer in step with its consumer does.
             let (signal, input) = Signal<Int>.pipe()
             var iterator = signal.values().makeAsyncIterator()
             var sum = 0
             for value in 0..<n {
-                input.send(value)
+                completionThread.async { input.send(value) }
                 sum &+= (try? await iterator.next()) ?? 0
             }
             blackHole(sum)
+            completionThread.waitUntilIdle()
         },
         Workload(name: "Signal value through debounce", budget: 0) { n in
             let (signal, input) = Signal<Int>.pipe()
