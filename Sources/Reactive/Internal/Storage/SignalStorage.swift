@@ -162,11 +162,16 @@ struct SignalStorage<Value: Sendable>: Sendable {
         return false
     }
 
-    /// Delivers the holding task's `event`, after the events others queued before it.
-    @inlinable
+    /// Delivers the holding task's `event`, after the events others queued before it: as
+    /// ``deliver(_:)`` does, with a sole observer called without the loop.
+    @inlinable @inline(__always)
     func deliverHoldingTurn(_ event: Event) {
         if turn.othersPending { deliverQueuedKeepingTurn() }
-        deliver(event)
+        guard event.isTerminal else {
+            if deliveryList.isStale { refreshDeliveryList() }
+            return deliveryList.deliverCallingSoleObserverDirectly(event)
+        }
+        end(with: event)
     }
 
     /// Gives back the turn ``holdTurnForSource()`` took, delivering what was queued
