@@ -63,12 +63,20 @@ let package = Package(
                 .define("SQLITE_DISABLE_SNAPSHOT", .when(platforms: [.linux])),
             ]
         ),
+        // The call-site rules' examples as programs, before and after the rewrite, against a fake
+        // callback API and the async forms the tool generated for it (checked in, compared with
+        // a fresh run by the call-site tests, which run both programs and compare their traces).
+        .target(
+            name: "CallSiteTraces",
+            dependencies: [.product(name: "FutureBridge", package: "FutureBridge")],
+            path: "Tests/CallSiteTraces"
+        ),
         // A tiny HTTP server on 127.0.0.1 that drives a real URLSession in the tests.
         .target(name: "LoopbackServer", path: "Tests/LoopbackServer"),
         .testTarget(
             name: "MigrateTests",
             dependencies: [
-                "MigrateCore", "Fixtures", "GRDBWrappers", "LoopbackServer",
+                "MigrateCore", "Fixtures", "GRDBWrappers", "LoopbackServer", "CallSiteTraces",
                 .product(name: "FutureBridge", package: "FutureBridge"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

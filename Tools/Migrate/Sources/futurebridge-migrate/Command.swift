@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import MigrateCore
 
-@main
 struct FutureBridgeMigrate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "futurebridge-migrate",
@@ -18,6 +17,8 @@ struct FutureBridgeMigrate: ParsableCommand {
             standard output, for review or for `git apply -p0`. The report (every function \
             considered: generated, or skipped and why) goes to standard error. The tool never \
             edits an existing file, and --write refuses to overwrite one.
+
+            `futurebridge-migrate calls <sources-dir>...` rewrites the calls instead (see its --help).
             """
     )
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The `futurebridge-migrate` executable `swift test` built, next to the test bundle.
-private let migrateExecutable: URL? = {
+let migrateExecutable: URL? = {
     var directory = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent()
     for _ in 0..<5 {
         let candidate = directory.appendingPathComponent("futurebridge-migrate")
@@ -13,7 +13,7 @@ private let migrateExecutable: URL? = {
 }()
 
 /// Runs the executable; returns its status, standard output and standard error.
-private func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
     let process = Process()
     guard let migrateExecutable else { throw CocoaError(.fileNoSuchFile) }
     process.executableURL = migrateExecutable

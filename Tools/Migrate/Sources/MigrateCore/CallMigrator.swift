@@ -1,0 +1,95 @@
+import SwiftParser
+import SwiftSyntax
+
+/// Rewrites the calls of completion-handler functions made from async code into
+/// straight-line async code that awaits their async counterparts.
+///
+/// ```swift
+/// let result = CallMigrator().migrate(appSources, context: apiSources)
+/// print(result.files.map(\.diff).joined())
+/// print(result.report())
+/// ```
+public struct CallMigrator: Sendable {
+    public var options: MigrationOptions
+
+    public init(options: MigrationOptions = MigrationOptions()) {
+        self.options = options
+    }
+
+    /// The edited files among `inputs` and the report of every call of a function with an
+    /// async counterpart. The functions and their counterparts are found in `inputs`,
+    /// `context` (the API's module, when it is another) and `symbolGraphs`, as the
+    /// generator finds them; files this tool generated are read, not edited.
+    public func migrate(_ inputs: [SourceInput], symbolGraphs: [SymbolGraph] = [], context: [SourceInput] = [])
+        -> CallMigrationResult
+    {
+        let parsed = inputs.map { Parser.parse(source: $0.text) }
+        let interfaces =
+            symbolGraphs.map { Parser.parse(source: $0.interface) } + context.map { Parser.parse(source: $0.text) }
+        let index = SourceIndex(files: parsed, interfaces: interfaces)
+        let counterparts = AsyncCounterparts(files: parsed + interfaces, index: index, options: options)
+        let planner = CallSitePlanner(
+            context: RuleContext(index: index, options: options, callSites: CallSites(files: [])))
+        var files: [EditedFile] = []
+        var entries: [CallReportEntry] = []
+        for (input, tree) in zip(inputs, parsed) where !Migrator.isGenerated(input.path) {
+            let writer = CallSiteWriter(source: input.text, tree: tree, path: input.path)
+            let finder = CallFinder(viewMode: .sourceAccurate)
+            finder.walk(tree)
+            var edits: [LineEdit] = []
+            for call in finder.calls {
+                let matches = counterparts.entries(
+                    name: call.name, argumentLabels: call.labels, trailingClosure: call.node.trailingClosure != nil)
+                guard let entry = matches.first?.0 else { continue }
+                let line = writer.converter.location(for: call.node.positionAfterSkippingLeadingTrivia).line
+                let rewrite = CallRewrite(
+                    call: call.node, file: input.path, line: line, context: CallContext(of: call.node, index: index),
+                    matches: matches)
+                var outcome: CallOutcome
+                switch planner.plan(rewrite) {
+                case .leave(let reason, let detail):
+                    outcome = .leftAlone(reason, detail)
+                case .proceed(let settled):
+                    if let edit = writer.edit(settled),
+                        !edits.contains(where: { $0.first <= edit.last && edit.first <= $0.last })
+                    {
+                        edits.append(edit)
+                        outcome = .converted(notes: settled.notes)
+                    } else {
+                        outcome = .leftAlone(.handlerPattern, "the call shares its lines with other code")
+                    }
+                }
+                entries.append(
+                    CallReportEntry(file: input.path, line: line, function: entry.displayName, outcome: outcome))
+            }
+            if !edits.isEmpty {
+                files.append(
+                    EditedFile(
+                        path: input.path, text: applying(edits, to: writer.lines).joined(separator: "\n"),
+                        diff: unifiedDiff(modifying: input.path, lines: writer.lines, edits: edits)))
+            }
+        }
+        return CallMigrationResult(files: files, entries: entries)
+    }
+}
+
+/// Every call by name (`f(…)`, `x.f(…)`), with its argument labels before a trailing closure.
+private final class CallFinder: SyntaxVisitor {
+    struct Call {
+        var name: String
+        var labels: [String?]
+        var node: FunctionCallExprSyntax
+    }
+
+    var calls: [Call] = []
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        let name =
+            node.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
+            ?? node.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+        if let name {
+            calls.append(Call(name: name, labels: node.arguments.map { $0.label?.text }, node: node))
+        }
+        return .visitChildren
+    }
+}

@@ -1,0 +1,36 @@
+/// Asks the call-site rules, in order, whether and how a call becomes straight-line async
+/// code: each either settles something and lets the next go on, or leaves the call alone
+/// with its reason.
+struct CallSitePlanner {
+    let context: RuleContext
+
+    private static var rules: [any CallRule] {
+        [
+            AsyncContextRule(), CounterpartCallRule(), KeptHandleRule(), StatementOrderRule(), MainQueueHopRule(),
+            WeakSelfRule(), ResultHandlerRule(), OptionalValueErrorRule(), ErrorOnlyRule(),
+        ]
+    }
+
+    func plan(_ rewrite: CallRewrite) -> CallStep {
+        var current = rewrite
+        for rule in Self.rules {
+            switch rule.decide(current, in: context) {
+            case .proceed(let next): current = next
+            case .leave(let reason, let detail): return .leave(reason, detail)
+            }
+        }
+        guard current.branches != nil, let entry = current.entry else {
+            let shape = current.entry?.shape.name ?? "?"
+            return .leave(
+                .handlerPattern,
+                "the \(shape) handler does not separate its success and failure code in a form this tool rewrites")
+        }
+        if current.hopsToMain, !(current.context?.isMainActor ?? false) {
+            current.notes.append("the handler's main-queue code runs in `await MainActor.run { }`")
+        } else if !current.hopsToMain, current.context?.isMainActor ?? false {
+            current.notes.append(
+                "the handler's code now runs on the main actor (it ran where `\(entry.name)` called it back)")
+        }
+        return .proceed(current)
+    }
+}

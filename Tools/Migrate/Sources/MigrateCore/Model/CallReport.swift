@@ -1,0 +1,97 @@
+/// Why a call of a completion-handler function was left as it is.
+public enum LeaveReason: String, CaseIterable, Sendable, Comparable {
+    case notAsync = "not in an async context"
+    case ambiguous = "several functions match the call"
+    case multiShot = "multi-shot handler"
+    case scoped = "value may not leave the callback"
+    case handlerNotClosure = "handler is not a closure written at the call"
+    case callbackQueue = "callback queue passed"
+    case keptHandle = "returned handle kept"
+    case statementsAfter = "code runs after the call"
+    case captureList = "capture list"
+    case handlerPattern = "handler not in a known pattern"
+    case failureType = "typed failure"
+
+    public static func < (lhs: LeaveReason, rhs: LeaveReason) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// What happened to one call site.
+public enum CallOutcome: Sendable, Equatable {
+    /// Rewritten into straight-line async code, with what changed in behaviour (if anything).
+    case converted(notes: [String])
+    /// Left as it is, and why.
+    case leftAlone(LeaveReason, String)
+}
+
+/// One call of a completion-handler function with an async counterpart.
+public struct CallReportEntry: Sendable, Equatable {
+    public var file: String
+    public var line: Int
+    /// The function called, as the generator's report names it (`Owner.name(labels:)`).
+    public var function: String
+    public var outcome: CallOutcome
+
+    public var description: String {
+        switch outcome {
+        case .converted(let notes):
+            (["converted   \(file):\(line)  \(function)"] + notes.map { "  note: \(file):\(line)  \($0)" })
+                .joined(separator: "\n")
+        case .leftAlone(let reason, let detail):
+            "left alone  \(file):\(line)  \(function)  [\(reason.rawValue)] \(detail)"
+        }
+    }
+}
+
+/// A file whose calls were rewritten.
+public struct EditedFile: Sendable, Equatable {
+    /// The path, as given.
+    public var path: String
+    /// The whole new text.
+    public var text: String
+    /// The unified diff from the old text (paths as given).
+    public var diff: String
+}
+
+/// The rewritten files and the report of every call considered.
+public struct CallMigrationResult: Sendable {
+    public var files: [EditedFile]
+    public var entries: [CallReportEntry]
+
+    public var convertedCount: Int {
+        entries.filter { if case .converted = $0.outcome { true } else { false } }.count
+    }
+
+    /// Every call, a blank line, then the summary.
+    public func report(module: String? = nil) -> String {
+        entries.map { $0.description + "\n" }.joined() + "\n" + summary(module: module)
+    }
+
+    /// Call sites found, converted, left alone by reason (each with its file:line), and
+    /// every behaviour note.
+    public func summary(module: String? = nil) -> String {
+        let total = entries.count
+        var lines = [
+            (module.map { $0 + ": " } ?? "")
+                + "\(total) call site\(total == 1 ? "" : "s") with an async counterpart: "
+                + "\(convertedCount) converted, \(total - convertedCount) left alone"
+        ]
+        var left: [LeaveReason: [String]] = [:]
+        var notes: [String] = []
+        for entry in entries {
+            switch entry.outcome {
+            case .leftAlone(let reason, _): left[reason, default: []].append("\(entry.file):\(entry.line)")
+            case .converted(let entryNotes): notes += entryNotes.map { "\(entry.file):\(entry.line)  \($0)" }
+            }
+        }
+        for (reason, places) in left.sorted(by: { $0.key < $1.key }) {
+            lines.append("  \(places.count)  \(reason.rawValue): \(places.joined(separator: ", "))")
+        }
+        if !notes.isEmpty {
+            lines.append("  behaviour notes:")
+            lines += notes.map { "    " + $0 }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,138 @@
+import SwiftSyntax
+
+/// The completion-handler functions of a module (and of its context modules) that have an
+/// async counterpart a call can await instead: the API's own async function (found as the
+/// generator finds it: `@available(*, renamed:)`, `@completionHandlerAsync`, an async
+/// sibling reached by the remaining labels), or the form this tool generates for it.
+///
+/// Built from the same index and planner as the generated forms: the call-site rewriter
+/// reads nothing of its own.
+struct AsyncCounterparts {
+    /// A completion-handler function and what its async counterpart looks like.
+    struct Entry {
+        enum Kind: Equatable {
+            /// A form this tool generates (or generated: the API's sources may hold it).
+            case generated
+            /// The API's own async function, as the generator's report describes it.
+            case library(String)
+            /// The handler is called many times: its counterpart is a stream, not an await.
+            case stream
+            /// A scoped form: the value may not leave the callback.
+            case scoped
+        }
+
+        var owner: String?
+        var name: String
+        var parameters: [Parameter]
+        /// The handler: the last parameter.
+        var handler: Int
+        var shape: HandlerShape
+        /// The parameters the async counterpart keeps (the handler and callback queues dropped).
+        var kept: [Int]
+        /// The counterpart's base name (another one with `renamed:`).
+        var asyncName: String
+        var kind: Kind
+        /// The function returns something (a handle): a call that keeps it cannot be rewritten.
+        var returnsValue: Bool
+        /// Whether the async counterpart cancels the operation when the awaiting task is cancelled.
+        var cancels: Bool
+
+        var labels: [String?] { parameters.map(\.label) }
+        var displayName: String { (owner.map { $0 + "." } ?? "") + selector(name, labels) }
+    }
+
+    private var entries: [String: [Entry]] = [:]
+
+    /// Plans every function of `files` (the module and its context) as the generator does,
+    /// and keeps those whose plan is an async form or an existing async counterpart.
+    init(files: [SourceFileSyntax], index: SourceIndex, options: MigrationOptions) {
+        let planner = AsyncFormPlanner(index: index, options: options, callSites: CallSites(files: []))
+        var entries: [String: [Entry]] = [:]
+        for file in files {
+            var walker = DeclarationWalker()
+            walker.onFunction = { decl, context in
+                let site = FunctionSite(
+                    decl: decl, context: context, file: "", line: 0,
+                    parameters: Parameter.list(decl.signature.parameterClause), index: index)
+                if let entry = Self.entry(site, planner: planner) {
+                    entries[site.name, default: []].append(entry)
+                }
+            }
+            walker.walk(file)
+        }
+        self.entries = entries
+    }
+
+    private static func entry(_ site: FunctionSite, planner: AsyncFormPlanner) -> Entry? {
+        let parameters = site.parameters
+        guard let last = parameters.indices.last, let closure = planner.handlerType(parameters[last]),
+            let plan = planner.plan(site)
+        else { return nil }
+        let kind: Entry.Kind
+        var cancels = false
+        var asyncName = site.name
+        switch plan {
+        case .generated(let member):
+            switch member.form?.kind {
+            case .async: kind = .generated
+            case .stream: kind = .stream
+            case .scoped: kind = .scoped
+            case .future, nil: return nil
+            }
+            cancels = member.form?.cancels ?? false
+        case .skipped(.hasAsyncSibling, let detail):
+            kind = .library(detail)
+            if let named = site.namedAsyncForm {
+                let base = String(named.prefix { $0 != "(" })
+                asyncName = base.split(separator: ".").last.map(String.init) ?? base
+            }
+        case .skipped(.eventHandler, _):
+            kind = .stream
+        case .skipped:
+            return nil
+        }
+        let shape: HandlerShape
+        if kind == .stream {
+            shape = .none
+        } else {
+            guard let decided = ShapeRule().decide(closure, in: planner.context) else { return nil }
+            shape = decided
+        }
+        return Entry(
+            owner: site.context.ownerName, name: site.name, parameters: parameters, handler: last, shape: shape,
+            kept: planner.keptParameters(site, removing: [last]), asyncName: asyncName, kind: kind,
+            returnsValue: site.returnType != nil, cancels: cancels)
+    }
+
+    /// The functions named `name` that a call with these argument labels reaches (the
+    /// handler passed last, as a trailing closure or with its label); without a type
+    /// checker, the receiver's type is not known: every owner's function counts.
+    func entries(name: String, argumentLabels: [String?], trailingClosure: Bool) -> [(Entry, [Int])] {
+        (entries[name] ?? []).compactMap { entry in
+            Self.match(entry, argumentLabels: argumentLabels, trailingClosure: trailingClosure).map { (entry, $0) }
+        }
+    }
+
+    /// For each argument, the index of the parameter it fills; nil when the call does not
+    /// reach the function.
+    static func match(_ entry: Entry, argumentLabels: [String?], trailingClosure: Bool) -> [Int]? {
+        var labels = argumentLabels
+        if trailingClosure { labels.append(entry.parameters[entry.handler].label) }
+        var result: [Int] = []
+        var parameter = 0
+        for label in labels {
+            while parameter < entry.parameters.count, entry.parameters[parameter].label != label {
+                guard entry.parameters[parameter].hasDefault else { return nil }
+                parameter += 1
+            }
+            guard parameter < entry.parameters.count else { return nil }
+            result.append(parameter)
+            parameter += 1
+        }
+        while parameter < entry.parameters.count {
+            guard entry.parameters[parameter].hasDefault else { return nil }
+            parameter += 1
+        }
+        return result.last == entry.handler ? result : nil
+    }
+}

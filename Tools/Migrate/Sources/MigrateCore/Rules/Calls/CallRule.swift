@@ -1,0 +1,149 @@
+import SwiftSyntax
+
+/// A call of a completion-handler function, as the call-site rules see it while they
+/// settle, one after the other, whether and how it becomes straight-line async code.
+struct CallRewrite {
+    var call: FunctionCallExprSyntax
+    var file: String
+    var line: Int
+    /// The function, accessor, initializer or closure the call is in (nil at file scope).
+    var context: CallContext?
+    /// The functions the call may reach, each with the parameter each argument fills.
+    var matches: [(AsyncCounterparts.Entry, [Int])]
+
+    /// Settled by ``CounterpartCallRule``: the function called and its counterpart...
+    var entry: AsyncCounterparts.Entry?
+    /// ...the parameter each argument fills...
+    var argumentParameters: [Int] = []
+    /// ...and the handler, a closure written at the call.
+    var handler: ClosureExprSyntax?
+    /// Settled by ``KeptHandleRule``: the statement the call is (`f { }` or `_ = f { }`).
+    var statement: CodeBlockItemSyntax?
+    /// The handler's statements, as the rules peel them (a hop to the main queue, a
+    /// `guard let self`).
+    var body: [CodeBlockItemSyntax] = []
+    /// The handler's code ran on the main queue: the rewritten code must run there too.
+    var hopsToMain = false
+    /// Settled by the shape rules: the code to run on success and on failure.
+    var branches: HandlerBranches?
+    /// What changes in behaviour, for the report.
+    var notes: [String] = []
+
+    /// The handler's parameter names (`_` for an unnamed one); nil for `$0`.
+    var parameterNames: [String]? {
+        guard let handler else { return nil }
+        guard let clause = handler.signature?.parameterClause else {
+            return handler.signature == nil ? nil : []
+        }
+        switch clause {
+        case .simpleInput(let list): return list.map(\.name.text)
+        case .parameterClause(let parameters): return parameters.parameters.map { ($0.secondName ?? $0.firstName).text }
+        }
+    }
+}
+
+/// The handler's code split by outcome: what runs after `try await` succeeds, and what
+/// runs in the `catch` that only the awaited call's errors reach.
+struct HandlerBranches {
+    /// The value's name (`let value = try await …`); nil when the code does not use it.
+    var valueName: String?
+    var success: [CodeBlockItemSyntax]
+    /// The error's name; nil for `catch`'s own `error`.
+    var errorName: String?
+    var failure: [CodeBlockItemSyntax]
+}
+
+/// What a call-site rule decides: go on with what it settled, or leave the call alone.
+enum CallStep {
+    case proceed(CallRewrite)
+    case leave(LeaveReason, String)
+}
+
+/// One decision about a call site, as a small unit with its examples (the call-site
+/// counterpart of ``Rule``).
+protocol CallRule: DocumentedCallRule {
+    func decide(_ rewrite: CallRewrite, in context: RuleContext) -> CallStep
+}
+
+/// A call-site rule's name and examples.
+public protocol DocumentedCallRule {
+    static var summary: String { get }
+    static var examples: [CallExample] { get }
+}
+
+/// The smallest program that shows a call-site rule, and what the tool makes of it.
+///
+/// The programs call the fake API of the tests (`Tests/CallSiteTraces/FakeAPI.swift`):
+/// `load(id:completion:)` (a `Result` handler, returns a cancellable `FakeTask`),
+/// `fetch(id:completion:)` (`(String?, Error?)`), `save(_:completion:)` (`(Error?)`),
+/// `count(completion:)` (renamed to its own async `count()`) and `watch(onChange:)`
+/// (multi-shot). Each program is a type with `func run(api:trace:) async`; the tests
+/// compile the before and after programs and run them through the same outcomes.
+public struct CallExample: Sendable, CustomStringConvertible {
+    public enum Expectation: Sendable {
+        /// The whole program after the rewrite.
+        case rewritten(String)
+        /// The call is left alone for this reason, with this in the detail.
+        case leftAlone(LeaveReason, String)
+    }
+
+    public var name: String
+    public var before: String
+    public var after: Expectation
+    /// Texts the report's behaviour notes contain.
+    public var notes: [String]
+
+    public init(_ name: String, before: String, after: Expectation, notes: [String] = []) {
+        self.name = name
+        self.before = before
+        self.after = after
+        self.notes = notes
+    }
+
+    public var description: String { name }
+}
+
+/// Every call-site rule, in the order the planner asks them.
+public enum CallRuleCatalog {
+    public static var all: [any DocumentedCallRule.Type] {
+        [
+            AsyncContextRule.self, CounterpartCallRule.self, KeptHandleRule.self, StatementOrderRule.self,
+            MainQueueHopRule.self, WeakSelfRule.self, ResultHandlerRule.self, OptionalValueErrorRule.self,
+            ErrorOnlyRule.self,
+        ]
+    }
+
+    public static var examples: [(rule: String, example: CallExample)] {
+        all.flatMap { rule in rule.examples.map { (String(describing: rule), $0) } }
+    }
+}
+
+// MARK: - What the rules share
+
+extension CallRewrite {
+    /// Whether `name` is used in `nodes` (as an identifier, not as a member's name).
+    static func uses(_ name: String, in nodes: [some SyntaxProtocol]) -> Bool {
+        nodes.contains { node in
+            node.tokens(viewMode: .sourceAccurate).contains { token in
+                (token.tokenKind == .identifier(name) || (name == "self" && token.tokenKind == .keyword(.self)))
+                    && token.previousToken(viewMode: .sourceAccurate)?.tokenKind != .period
+            }
+        }
+    }
+
+    /// `return` as the last statement of `items` (a bare one).
+    static func endsWithReturn(_ items: [CodeBlockItemSyntax]) -> Bool {
+        guard let last = items.last, let statement = last.item.as(ReturnStmtSyntax.self) else { return false }
+        return statement.expression == nil
+    }
+
+    /// `if let name`, `if let name = name`, `if let other = name` (one condition): the bound name.
+    static func optionalBinding(_ condition: ConditionElementListSyntax, of name: String) -> String? {
+        guard condition.count == 1, let binding = condition.first?.condition.as(OptionalBindingConditionSyntax.self),
+            binding.bindingSpecifier.tokenKind == .keyword(.let),
+            let bound = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        else { return nil }
+        let source = binding.initializer?.value.trimmedDescription ?? bound
+        return source == name ? bound : nil
+    }
+}

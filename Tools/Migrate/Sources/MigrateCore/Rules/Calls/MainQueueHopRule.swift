@@ -1,0 +1,88 @@
+import SwiftSyntax
+
+/// `DispatchQueue.main.async { }` around the handler's code: the code must still run on
+/// the main actor. Where the context is isolated to it already, the hop disappears;
+/// elsewhere the code runs in `await MainActor.run { }`.
+struct MainQueueHopRule: CallRule {
+    static let summary =
+        "A handler whose code hops to the main queue (or a call that passes `callbackQueue: .main`) runs that code "
+        + "on the main actor: inline in a @MainActor context, in `await MainActor.run { }` elsewhere."
+
+    func decide(_ rewrite: CallRewrite, in context: RuleContext) -> CallStep {
+        var rewrite = rewrite
+        // `[guard let self else { return }] DispatchQueue.main.async { … }`
+        var body = rewrite.body
+        let guardSelf = body.first.map { WeakSelfRule.isGuardSelf($0) } ?? false
+        if guardSelf { body.removeFirst() }
+        guard body.count == 1, let hop = body.first?.item.as(FunctionCallExprSyntax.self),
+            hop.calledExpression.trimmedDescription == "DispatchQueue.main.async", hop.arguments.isEmpty,
+            let closure = hop.trailingClosure, closure.signature == nil
+        else { return .proceed(rewrite) }
+        rewrite.body = (guardSelf ? [rewrite.body[0]] : []) + Array(closure.statements)
+        rewrite.hopsToMain = true
+        return .proceed(rewrite)
+    }
+
+    static let examples: [CallExample] = [
+        CallExample(
+            "in a @MainActor function the hop disappears",
+            before: """
+                @MainActor
+                func run(api: FakeAPI, trace: Trace) async {
+                    api.fetch(id: 3) { value, error in
+                        DispatchQueue.main.async {
+                            if let error {
+                                trace.failed(error)
+                                return
+                            }
+                            guard let value else { return }
+                            trace.log("got \\(value)")
+                        }
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                @MainActor
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let value = try await api.fetch(id: 3)
+                        trace.log("got \\(value)")
+                    } catch {
+                        trace.failed(error)
+                    }
+                }
+                """)),
+        CallExample(
+            "elsewhere the code runs in MainActor.run",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    api.load(id: 4) { result in
+                        DispatchQueue.main.async {
+                            switch result {
+                            case .success(let value):
+                                trace.log("got \\(value)")
+                            case .failure(let error):
+                                trace.failed(error)
+                            }
+                        }
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let value = try await api.load(id: 4)
+                        await MainActor.run {
+                            trace.log("got \\(value)")
+                        }
+                    } catch {
+                        await MainActor.run {
+                            trace.failed(error)
+                        }
+                    }
+                }
+                """)),
+    ]
+}

@@ -1,0 +1,102 @@
+import SwiftSyntax
+
+/// A `(T?, Error?)` handler: `if let error { …; return }`, then `guard let value else { …; return }`,
+/// then the success code.
+struct OptionalValueErrorRule: CallRule {
+    static let summary =
+        "A `(T?, Error?)` handler that handles the error first (`if let error { …; return }`) and then unwraps the "
+        + "value (`guard let value else { …; return }`) becomes `let value = try await …`, the failure code in the "
+        + "`catch`."
+
+    static let neither =
+        "a handler called with neither a value nor an error ran the `guard`'s `else`; the async form throws "
+        + "`InvalidCallbackError` instead, which the failure code gets"
+
+    func decide(_ rewrite: CallRewrite, in context: RuleContext) -> CallStep {
+        var rewrite = rewrite
+        guard rewrite.branches == nil, let entry = rewrite.entry, case .optionalValueAndError = entry.shape,
+            let names = rewrite.parameterNames, names.count == 2
+        else { return .proceed(rewrite) }
+        let (value, error) = (names[0], names[1])
+        var body = rewrite.body[...]
+        guard let first = body.first, let (errorName, failure) = ErrorOnlyRule.errorFirst(first, error: error) else {
+            return .proceed(rewrite)
+        }
+        body = body.dropFirst()
+        var valueName: String?
+        if let next = body.first, let statement = next.item.as(GuardStmtSyntax.self),
+            let bound = CallRewrite.optionalBinding(statement.conditions, of: value),
+            CallRewrite.endsWithReturn(Array(statement.body.statements))
+        {
+            valueName = bound
+            if statement.body.statements.count > 1 { rewrite.notes.append(Self.neither) }
+            body = body.dropFirst()
+        }
+        let success = Array(body)
+        if CallRewrite.uses(error, in: success) { return .proceed(rewrite) }
+        if valueName == nil, value != "_", CallRewrite.uses(value, in: success) {
+            return .leave(.handlerPattern, "the success code uses `\(value)` as an optional")
+        }
+        rewrite.branches = HandlerBranches(
+            valueName: valueName, success: success, errorName: errorName == "error" ? nil : errorName,
+            failure: failure)
+        return .proceed(rewrite)
+    }
+
+    static let examples: [CallExample] = [
+        CallExample(
+            "if let error, return; guard let value",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    api.fetch(id: 8) { value, error in
+                        if let error {
+                            trace.failed(error)
+                            return
+                        }
+                        guard let value else {
+                            trace.log("nothing")
+                            return
+                        }
+                        trace.log("got \\(value)")
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let value = try await api.fetch(id: 8)
+                        trace.log("got \\(value)")
+                    } catch {
+                        trace.failed(error)
+                    }
+                }
+                """),
+            notes: ["neither a value nor an error"]),
+        CallExample(
+            "the error under another name",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    api.fetch(id: 9) { data, error in
+                        if let failure = error {
+                            trace.failed(failure)
+                            return
+                        }
+                        guard let text = data else { return }
+                        trace.log("got \\(text)")
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let text = try await api.fetch(id: 9)
+                        trace.log("got \\(text)")
+                    } catch let failure {
+                        trace.failed(failure)
+                    }
+                }
+                """)),
+    ]
+}

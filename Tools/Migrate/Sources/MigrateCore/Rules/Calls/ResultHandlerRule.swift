@@ -1,0 +1,222 @@
+import SwiftSyntax
+
+/// A `Result` handler: `switch result { case .success(let v): … case .failure(let e): … }`,
+/// `if case .success(let v) = result { … } else { … }`, or `do { let v = try result.get() … } catch { … }`.
+struct ResultHandlerRule: CallRule {
+    static let summary =
+        "A `Result` handler that switches over the result, tests `if case .success`, or calls `try result.get()` "
+        + "becomes `let v = try await …` with the success code after it and the failure code in the `catch`."
+
+    func decide(_ rewrite: CallRewrite, in context: RuleContext) -> CallStep {
+        var rewrite = rewrite
+        guard rewrite.branches == nil, let entry = rewrite.entry, case .result(_, let failure) = entry.shape,
+            let names = rewrite.parameterNames, names.count == 1, rewrite.body.count == 1, let only = rewrite.body.first
+        else { return .proceed(rewrite) }
+        let result = names[0]
+        let branches: HandlerBranches?
+        if let switchExpr = only.item.as(ExpressionStmtSyntax.self)?.expression.as(SwitchExprSyntax.self)
+            ?? only.item.as(SwitchExprSyntax.self)
+        {
+            branches = Self.switchBranches(switchExpr, over: result)
+        } else if let ifExpr = only.item.as(ExpressionStmtSyntax.self)?.expression.as(IfExprSyntax.self)
+            ?? only.item.as(IfExprSyntax.self)
+        {
+            branches = Self.ifCaseBranches(ifExpr, over: result)
+        } else if let doStmt = only.item.as(DoStmtSyntax.self) {
+            branches = Self.getBranches(doStmt, over: result)
+        } else {
+            branches = nil
+        }
+        guard let branches else { return .proceed(rewrite) }
+        let name = branches.errorName ?? "error"
+        if !TypeText.isError(failure), CallRewrite.uses(name, in: branches.failure) {
+            return .leave(
+                .failureType,
+                "the failure code uses `\(name)` as `\(failure.trimmedDescription)`; the awaited call throws `any Error`"
+            )
+        }
+        rewrite.branches = branches
+        return .proceed(rewrite)
+    }
+
+    /// `.success(let v)`, `let .success(v)`, `.success`, `.success(_)`: .some(name or nil); nil otherwise.
+    static func bound(_ pattern: String, _ name: String) -> String?? {
+        if pattern == "." + name || pattern == ".\(name)(_)" || pattern == ".\(name)(let _)" { return .some(nil) }
+        for (prefix, suffix) in [(".\(name)(let ", ")"), ("let .\(name)(", ")")]
+        where pattern.hasPrefix(prefix) && pattern.hasSuffix(suffix) {
+            let bound = pattern.dropFirst(prefix.count).dropLast(suffix.count)
+            if !bound.isEmpty, bound.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+                return .some(String(bound))
+            }
+        }
+        return nil
+    }
+
+    private static func switchBranches(_ switchExpr: SwitchExprSyntax, over result: String) -> HandlerBranches? {
+        guard switchExpr.subject.trimmedDescription == result, switchExpr.cases.count == 2 else { return nil }
+        var success: (String?, [CodeBlockItemSyntax])?
+        var failure: (String?, [CodeBlockItemSyntax])?
+        for element in switchExpr.cases {
+            guard let switchCase = element.as(SwitchCaseSyntax.self), case .case(let label) = switchCase.label,
+                label.caseItems.count == 1, let item = label.caseItems.first, item.whereClause == nil
+            else { return nil }
+            let pattern = item.pattern.trimmedDescription
+            var statements = Array(switchCase.statements)
+            if statements.count == 1, statements[0].item.is(BreakStmtSyntax.self) { statements = [] }
+            if let name = bound(pattern, "success") {
+                success = (name, statements)
+            } else if let name = bound(pattern, "failure") {
+                failure = (name, statements)
+            }
+        }
+        guard let success, let failure, !CallRewrite.uses(result, in: success.1 + failure.1) else { return nil }
+        return HandlerBranches(valueName: success.0, success: success.1, errorName: failure.0, failure: failure.1)
+    }
+
+    /// `if case .success(let v) = result { S } else { F }` (F does not use the result), or
+    /// `… else if case .failure(let e) = result { F }`.
+    private static func ifCaseBranches(_ ifExpr: IfExprSyntax, over result: String) -> HandlerBranches? {
+        guard let (valueName, success) = caseCondition(ifExpr, "success", over: result) else { return nil }
+        let failure: (String?, [CodeBlockItemSyntax])
+        switch ifExpr.elseBody {
+        case .codeBlock(let block):
+            failure = (nil, Array(block.statements))
+        case .ifExpr(let next):
+            guard next.elseBody == nil, let found = caseCondition(next, "failure", over: result) else { return nil }
+            failure = found
+        case nil:
+            return nil
+        }
+        guard !CallRewrite.uses(result, in: success + failure.1),
+            failure.0 != nil || !CallRewrite.uses("error", in: failure.1)
+        else { return nil }
+        return HandlerBranches(valueName: valueName, success: success, errorName: failure.0, failure: failure.1)
+    }
+
+    private static func caseCondition(_ ifExpr: IfExprSyntax, _ name: String, over result: String)
+        -> (String?, [CodeBlockItemSyntax])?
+    {
+        guard ifExpr.conditions.count == 1,
+            let condition = ifExpr.conditions.first?.condition.as(MatchingPatternConditionSyntax.self),
+            condition.initializer.value.trimmedDescription == result,
+            let bound = bound(condition.pattern.trimmedDescription, name)
+        else { return nil }
+        return (bound, Array(ifExpr.body.statements))
+    }
+
+    /// `do { let v = try result.get(); S } catch { F }`: the same do/catch, with the await.
+    private static func getBranches(_ doStmt: DoStmtSyntax, over result: String) -> HandlerBranches? {
+        guard doStmt.catchClauses.count == 1, let clause = doStmt.catchClauses.first,
+            let first = doStmt.body.statements.first
+        else { return nil }
+        let errorName: String?
+        if clause.catchItems.isEmpty {
+            errorName = nil
+        } else if clause.catchItems.count == 1, let item = clause.catchItems.first, item.whereClause == nil,
+            let pattern = item.pattern?.as(ValueBindingPatternSyntax.self),
+            let name = pattern.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        {
+            errorName = name
+        } else {
+            return nil
+        }
+        let get = "try \(result).get()"
+        let valueName: String?
+        if let variable = first.item.as(VariableDeclSyntax.self), variable.bindings.count == 1,
+            variable.bindingSpecifier.tokenKind == .keyword(.let), let binding = variable.bindings.first,
+            binding.typeAnnotation == nil, binding.initializer?.value.trimmedDescription == get,
+            let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        {
+            valueName = name
+        } else if first.trimmedDescription == get || first.trimmedDescription == "_ = " + get {
+            valueName = nil
+        } else {
+            return nil
+        }
+        let success = Array(doStmt.body.statements.dropFirst())
+        let failure = Array(clause.body.statements)
+        guard !CallRewrite.uses(result, in: success + failure) else { return nil }
+        return HandlerBranches(valueName: valueName, success: success, errorName: errorName, failure: failure)
+    }
+
+    static let examples: [CallExample] = [
+        CallExample(
+            "switch over the result",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    api.load(id: 1) { result in
+                        switch result {
+                        case .success(let value):
+                            // The value, as it came.
+                            trace.log("got \\(value)")
+                        case .failure(let error):
+                            trace.failed(error)
+                        }
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let value = try await api.load(id: 1)
+                        // The value, as it came.
+                        trace.log("got \\(value)")
+                    } catch {
+                        trace.failed(error)
+                    }
+                }
+                """)),
+        CallExample(
+            "if case .success, else",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    api.load(id: 6) { result in
+                        if case .success(let value) = result {
+                            trace.log("got \\(value)")
+                        } else {
+                            trace.log("no value")
+                        }
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let value = try await api.load(id: 6)
+                        trace.log("got \\(value)")
+                    } catch {
+                        trace.log("no value")
+                    }
+                }
+                """)),
+        CallExample(
+            "try result.get(): the do/catch stays as it was, around the await",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    api.load(id: 7) { result in
+                        do {
+                            let value = try result.get()
+                            try trace.check(value)
+                            trace.log("got \\(value)")
+                        } catch let failure {
+                            trace.failed(failure)
+                        }
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let value = try await api.load(id: 7)
+                        try trace.check(value)
+                        trace.log("got \\(value)")
+                    } catch let failure {
+                        trace.failed(failure)
+                    }
+                }
+                """)),
+    ]
+}

@@ -1,0 +1,169 @@
+import SwiftSyntax
+
+/// A run of whole lines replaced by others (0-based, inclusive).
+struct LineEdit {
+    var first: Int
+    var last: Int
+    var lines: [String]
+}
+
+/// Writes the straight-line async code of a settled call: `do { let v = try await f(…) S } catch { F }`,
+/// the handler's code moved as it was written (comments and layout kept, re-indented).
+struct CallSiteWriter {
+    let source: [UInt8]
+    let converter: SourceLocationConverter
+    let lines: [String]
+
+    init(source: String, tree: SourceFileSyntax, path: String) {
+        self.source = Array(source.utf8)
+        self.converter = SourceLocationConverter(fileName: path, tree: tree)
+        self.lines = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    func edit(_ rewrite: CallRewrite) -> LineEdit? {
+        guard let statement = rewrite.statement, let branches = rewrite.branches, let entry = rewrite.entry else {
+            return nil
+        }
+        let start = converter.location(for: statement.positionAfterSkippingLeadingTrivia)
+        let end = converter.location(for: statement.endPositionBeforeTrailingTrivia)
+        let firstLine = lines[start.line - 1]
+        let indent = String(firstLine.prefix { $0 == " " || $0 == "\t" })
+        guard indent.count == start.column - 1 else { return nil }  // something before the call on its line
+        let suffix = String(lines[end.line - 1].utf8.dropFirst(end.column - 1)).map { String($0) } ?? ""
+
+        let call = callText(rewrite, entry: entry)
+        let awaited: String
+        if let value = branches.valueName {
+            awaited = "let \(value) = try await \(call)"
+        } else if entry.shape.valueText == nil {
+            awaited = "try await \(call)"
+        } else {
+            awaited = "_ = try await \(call)"
+        }
+        let hop = rewrite.hopsToMain && !(rewrite.context?.isMainActor ?? false)
+        let moved = [branches.success, branches.failure].compactMap { items in
+            items.first.map { $0.position.utf8Offset..<items.last!.endPosition.utf8Offset }
+        }
+        var result = comments(in: statement, outside: moved).map { indent + $0 }
+        result += [indent + "do {", indent + "    " + awaited]
+        result += block(branches.success, indent: indent + "    ", hop: hop)
+        // `catch` binds `error` itself.
+        let binding = branches.errorName.map { $0 == "error" ? "" : " let \($0)" } ?? ""
+        let failure = block(branches.failure, indent: indent + "    ", hop: hop)
+        if failure.isEmpty {
+            result.append(indent + "} catch\(binding) {}" + suffix)
+        } else {
+            result.append(indent + "} catch\(binding) {")
+            result += failure
+            result.append(indent + "}" + suffix)
+        }
+        return LineEdit(first: start.line - 1, last: end.line - 1, lines: result)
+    }
+
+    /// The comments of the code that goes away (the call's line, `switch`, `case`, `if let
+    /// error`...), to keep above the new code: those before the statement and those of the
+    /// moved code stay where they are.
+    private func comments(in statement: CodeBlockItemSyntax, outside moved: [Range<Int>]) -> [String] {
+        var result: [String] = []
+        let tokens = Array(statement.tokens(viewMode: .sourceAccurate))
+        for (offset, token) in tokens.enumerated() {
+            guard !moved.contains(where: { $0.contains(token.positionAfterSkippingLeadingTrivia.utf8Offset) }) else {
+                continue
+            }
+            let trivia =
+                (offset == 0 ? [] : Array(token.leadingTrivia))
+                + (offset == tokens.count - 1 ? [] : Array(token.trailingTrivia))
+            for piece in trivia {
+                switch piece {
+                case .lineComment(let text), .blockComment(let text), .docLineComment(let text),
+                    .docBlockComment(let text):
+                    result.append(text)
+                default:
+                    break
+                }
+            }
+        }
+        return result
+    }
+
+    /// `api.load(id: 1)`: the callee as written (renamed when the counterpart has another
+    /// name), with the arguments the counterpart keeps.
+    private func callText(_ rewrite: CallRewrite, entry: AsyncCounterparts.Entry) -> String {
+        var callee = rewrite.call.calledExpression.trimmedDescription
+        if entry.asyncName != entry.name {
+            if let member = rewrite.call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base {
+                callee = base.trimmedDescription + "." + entry.asyncName
+            } else {
+                callee = entry.asyncName
+            }
+        }
+        let arguments = zip(rewrite.call.arguments, rewrite.argumentParameters)
+            .filter { entry.kept.contains($0.1) }
+            .map { argument, _ in
+                (argument.label.map { $0.text + ": " } ?? "") + argument.expression.trimmedDescription
+            }
+        return callee + "(" + arguments.joined(separator: ", ") + ")"
+    }
+
+    /// The statements' text at `indent` (inside `await MainActor.run { }` for a hop).
+    private func block(_ items: [CodeBlockItemSyntax], indent: String, hop: Bool) -> [String] {
+        guard let first = items.first, let last = items.last else { return [] }
+        let bytes = source[first.position.utf8Offset..<last.endPosition.utf8Offset]
+        var text = String(decoding: bytes, as: UTF8.self)
+        while let end = text.last, end.isWhitespace { text.removeLast() }
+        var body = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // A first statement on the line of what came before it (`case .success: f()`) is
+        // indented as its column says.
+        if !text.hasPrefix("\n"), let head = body.first {
+            let column = converter.location(for: first.positionAfterSkippingLeadingTrivia).column - 1
+            body[0] = String(repeating: " ", count: column) + head.drop { $0 == " " || $0 == "\t" }
+        }
+        while let head = body.first, head.allSatisfy(\.isWhitespace) { body.removeFirst() }
+        let margin =
+            body.filter { !$0.allSatisfy(\.isWhitespace) }.map { $0.prefix { $0 == " " || $0 == "\t" }.count }.min()
+            ?? 0
+        let inner = hop ? indent + "    " : indent
+        let moved = body.map { $0.allSatisfy(\.isWhitespace) ? "" : inner + String($0.dropFirst(margin)) }
+        return hop ? [indent + "await MainActor.run {"] + moved + [indent + "}"] : moved
+    }
+}
+
+/// The file's lines with the edits applied (they do not overlap).
+func applying(_ edits: [LineEdit], to lines: [String]) -> [String] {
+    var result = lines
+    for edit in edits.sorted(by: { $0.first > $1.first }) {
+        result.replaceSubrange(edit.first...edit.last, with: edit.lines)
+    }
+    return result
+}
+
+/// The unified diff of the edits to a file's lines, with three lines of context, as
+/// `git apply -p0` and `patch -p0` read it.
+func unifiedDiff(modifying path: String, lines old: [String], edits: [LineEdit]) -> String {
+    let sorted = edits.sorted { $0.first < $1.first }
+    var result = "--- \(path)\n+++ \(path)\n"
+    var delta = 0
+    var index = 0
+    while index < sorted.count {
+        var group = [sorted[index]]
+        while index + 1 < sorted.count, sorted[index + 1].first - group.last!.last <= 7 {
+            index += 1
+            group.append(sorted[index])
+        }
+        index += 1
+        let from = max(0, group[0].first - 3)
+        let to = min(old.count, group.last!.last + 1 + 3)
+        let added = group.reduce(0) { $0 + $1.lines.count - ($1.last - $1.first + 1) }
+        result += "@@ -\(from + 1),\(to - from) +\(from + 1 + delta),\(to - from + added) @@\n"
+        var position = from
+        for edit in group {
+            for line in old[position..<edit.first] { result += " " + line + "\n" }
+            for line in old[edit.first...edit.last] { result += "-" + line + "\n" }
+            for line in edit.lines { result += "+" + line + "\n" }
+            position = edit.last + 1
+        }
+        for line in old[position..<to] { result += " " + line + "\n" }
+        delta += added
+    }
+    return result
+}

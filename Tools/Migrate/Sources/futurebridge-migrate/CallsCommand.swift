@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import MigrateCore
+
+/// `futurebridge-migrate calls DIR...`: the call sites, where the default command writes forms.
+struct CallsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "futurebridge-migrate calls",
+        abstract: "Rewrites calls of completion-handler functions from async code into straight-line async code.",
+        discussion: """
+            Reads every .swift file under each <sources-dir> and, for each call made from async code of a \
+            function that has an async counterpart (the API's own async function, `@available(*, renamed:)`, \
+            `@completionHandlerAsync`, or the form this tool generates), rewrites the call and its handler \
+            into `do { let value = try await … } catch { … }`. A call that cannot be shown to keep its \
+            behaviour is left alone, and the report says why.
+
+            Without --write, prints the edits as a unified diff on standard output (`git apply -p0`); the \
+            report goes to standard error.
+            """
+    )
+
+    @Argument(help: "The directory of a module's Swift sources (searched recursively); several are several modules.")
+    var sourcesDirs: [String]
+
+    @Option(
+        name: .customLong("context"),
+        help: "The sources of a module the calls use (repeatable): where the API and its async forms are.")
+    var contextDirs: [String] = []
+
+    @Option(
+        name: .customLong("symbol-graph"),
+        help: "A symbol graph (.symbols.json) or a directory of them (repeatable), for the APIs of other modules.")
+    var symbolGraphs: [String] = []
+
+    @Flag(help: "Edit the files in place (default: print a unified diff).")
+    var write = false
+
+    @Flag(
+        help: "Print only each module's counts (call sites found, converted, left alone by reason, notes), no diff.")
+    var summary = false
+
+    mutating func run() throws {
+        let graphs = try symbolGraphs.flatMap { try SymbolGraph.load(from: URL(fileURLWithPath: $0)) }
+        let context = try contextDirs.flatMap { try sourceInputs(under: URL(fileURLWithPath: $0)) }
+        for sourcesDir in sourcesDirs {
+            let root = URL(fileURLWithPath: sourcesDir).standardizedFileURL
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                throw ValidationError("\(sourcesDir) is not a directory")
+            }
+            let result = CallMigrator().migrate(try sourceInputs(under: root), symbolGraphs: graphs, context: context)
+            let module = root.lastPathComponent
+            let report = summary ? result.summary(module: module) : result.report(module: module)
+            FileHandle.standardError.write(Data(report.utf8))
+            for file in result.files {
+                let target = root.appendingPathComponent(file.path)
+                if write {
+                    try Data(file.text.utf8).write(to: target)
+                    FileHandle.standardError.write(Data("edited \(FutureBridgeMigrate.display(target))\n".utf8))
+                } else if !summary {
+                    let path = FutureBridgeMigrate.display(target)
+                    // The diff names the file as given; printed, as the command's other paths are.
+                    let hunks = file.diff.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false).last!
+                    print("--- \(path)\n+++ \(path)\n" + hunks, terminator: "")
+                }
+            }
+        }
+    }
+}

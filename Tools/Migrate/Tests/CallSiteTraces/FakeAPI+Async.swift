@@ -1,0 +1,60 @@
+// Async forms of the completion-handler functions of FakeAPI.swift, written by
+// futurebridge-migrate on FutureBridge's bridge: a handler released without being called
+// fails with AbandonedPromiseError (naming the line below that made the promise), a
+// second call is ignored and reported to Diagnostics, and a cancelled task throws
+// CancellationError at once (and cancels the operation's handle, where there is one).
+// Edit freely: the tool never overwrites an existing file.
+
+import Dispatch
+import Foundation
+import FutureBridge
+
+extension FakeAPI {
+    /// Async form of `load(id:completion:)`.
+    ///
+    /// Loads a text: a `Result` handler, and a handle that cancels the load.
+    ///
+    /// Cancelling the awaiting task calls `cancel()` on the `FakeTask` that `load(id:completion:)` returns.
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    @discardableResult
+    public nonisolated(nonsending) func load(id: Int) async throws -> String {
+        try await withPromise(of: String.self) { promise in
+            let handle = load(id: id, completion: promise.resolve)
+            promise.cancelOnRequest { handle.cancel() }
+        }
+    }
+
+    /// Async form of `fetch(id:completion:)`.
+    ///
+    /// Fetches a text: a `(T?, Error?)` handler.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func fetch(id: Int) async throws -> String {
+        try await withPromise(of: String.self) { promise in
+            fetch(id: id, completion: promise.resolve)
+        }
+    }
+
+    /// Async form of `save(_:completion:)`.
+    ///
+    /// Saves a text: an `(Error?)` handler.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func save(_ text: String) async throws {
+        try await withPromise(of: Void.self) { promise in
+            save(text, completion: promise.resolve)
+        }
+    }
+}

@@ -1,0 +1,208 @@
+import Dispatch
+import Foundation
+import FutureBridge
+
+/// What the fake API does with a call: the outcome it delivers, or the misuse it makes.
+public enum Outcome: String, Sendable, CaseIterable {
+    /// Calls the handler once with a value.
+    case value
+    /// Calls the handler once with an error.
+    case error
+    /// Calls a `(T?, Error?)` handler with neither (other handlers: as `value`).
+    case neither
+    /// Releases the handler without calling it.
+    case dropped
+    /// Calls the handler with a value, and again when ``FakeAPI/release()`` is called.
+    case twice
+    /// Waits for ``FakeAPI/release()`` before delivering a value (unless cancelled).
+    case held
+}
+
+/// The error the fake API delivers.
+public struct FakeError: Error {}
+
+/// The events of one run, each with where it ran (the main thread or another).
+public final class Trace: @unchecked Sendable {
+    // @unchecked: `events` and `kept` are only read and written while `lock` is held.
+    private let lock = NSLock()
+    private var events: [String] = []
+    private var kept: [AnyObject] = []
+
+    public init() {
+        DispatchQueue.main.setSpecific(key: Self.place, value: "main")
+    }
+
+    /// Marks the main queue, on which the main actor runs its jobs.
+    private static let place = DispatchSpecificKey<String>()
+
+    /// Logs `event` and where it ran: on the main queue (where the main actor runs) or elsewhere.
+    public func log(_ event: String) {
+        let place = DispatchQueue.getSpecific(key: Self.place) ?? "other"
+        lock.withLock { events.append("\(event) [\(place)]") }
+    }
+
+    /// Logs the error's type (`failed FakeError`, `failed CancellationError`).
+    public func failed(_ error: any Error) {
+        log("failed \(type(of: error))")
+    }
+
+    /// Throws for the value "bad" (success code that throws).
+    public func check(_ value: String) throws {
+        if value == "bad" { throw FakeError() }
+    }
+
+    /// Always true: a condition the programs test.
+    public var isEnabled: Bool { true }
+
+    /// Keeps `object` alive until the run ends (what a caller holding it would do).
+    public func keepAlive(_ object: AnyObject & Sendable) {
+        lock.withLock { kept.append(object) }
+    }
+
+    public var all: [String] { lock.withLock { events } }
+}
+
+/// The handle `load(id:completion:)` returns.
+public final class FakeTask: @unchecked Sendable {
+    // @unchecked: `cancelled` is only read and written while `lock` is held.
+    private let lock = NSLock()
+    private var cancelled = false
+    private let name: String
+    private let trace: Trace
+
+    init(name: String, trace: Trace) {
+        self.name = name
+        self.trace = trace
+    }
+
+    public func cancel() {
+        lock.withLock { cancelled = true }
+        trace.log("api: \(name) cancelled")
+    }
+
+    var isCancelled: Bool { lock.withLock { cancelled } }
+}
+
+/// A callback API whose outcome a test scripts; it calls its handlers back on a queue of
+/// its own, as network and database clients do.
+public final class FakeAPI: @unchecked Sendable {
+    // @unchecked: `held` and `waiters` are only read and written while `lock` is held.
+    private let lock = NSLock()
+    private var held: [@Sendable () -> Void] = []
+    private var calls = 0
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private let queue = DispatchQueue(label: "FakeAPI")
+    let outcome: Outcome
+    let trace: Trace
+
+    public init(outcome: Outcome, trace: Trace) {
+        self.outcome = outcome
+        self.trace = trace
+    }
+
+    /// Loads a text: a `Result` handler, and a handle that cancels the load.
+    @discardableResult
+    public func load(id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) -> FakeTask {
+        let task = FakeTask(name: "load(\(id))", trace: trace)
+        start("load(\(id))", task: task) { value in
+            completion(value.map { .success($0) } ?? .failure(FakeError()))
+        }
+        return task
+    }
+
+    /// Fetches a text: a `(T?, Error?)` handler.
+    public func fetch(id: Int, completion: @escaping @Sendable (String?, (any Error)?) -> Void) {
+        start("fetch(\(id))", task: nil) { [outcome] value in
+            if outcome == .neither {
+                completion(nil, nil)
+            } else {
+                completion(value, value == nil ? FakeError() : nil)
+            }
+        }
+    }
+
+    /// Saves a text: an `(Error?)` handler.
+    public func save(_ text: String, completion: @escaping @Sendable ((any Error)?) -> Void) {
+        start("save(\(text))", task: nil) { value in completion(value == nil ? FakeError() : nil) }
+    }
+
+    /// Counts: the API's own async function is `count()`.
+    public func count(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+        start("count", task: nil) { value in completion(value.map { .success($0.count) } ?? .failure(FakeError())) }
+    }
+
+    /// Calls `onChange` with every change, as long as the API lives.
+    public func watch(onChange: @escaping @Sendable (Int) -> Void) {
+        start("watch", task: nil) { _ in onChange(1) }
+    }
+
+    /// Returns when a call has been made.
+    public func called() async {
+        await withCheckedContinuation { continuation in
+            let ready = lock.withLock {
+                if calls > 0 { return true }
+                waiters.append(continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Delivers what `held` calls hold back.
+    public func release() {
+        let deliveries = lock.withLock {
+            defer { held = [] }
+            return held
+        }
+        for delivery in deliveries { queue.async(execute: delivery) }
+    }
+
+    /// Returns when every delivery queued so far has run.
+    public func idle() async {
+        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+    }
+
+    /// Logs the call, and delivers the outcome on the API's queue (the value "v", or nil for an error).
+    private func start(_ name: String, task: FakeTask?, deliver: @escaping @Sendable (String?) -> Void) {
+        trace.log("api: \(name) called")
+        let (outcome, trace) = (outcome, trace)
+        let delivery: @Sendable () -> Void = {
+            if task?.isCancelled ?? false { return }
+            switch outcome {
+            case .value, .neither, .held:
+                trace.log("api: \(name) delivers")
+                deliver("v")
+            case .error:
+                trace.log("api: \(name) fails")
+                deliver(nil)
+            case .dropped:
+                trace.log("api: \(name) releases its handler")
+            case .twice:
+                trace.log("api: \(name) delivers")
+                deliver("v")
+            }
+        }
+        let again: @Sendable () -> Void = {
+            trace.log("api: \(name) delivers again")
+            deliver("v")
+        }
+        let waiting = lock.withLock {
+            calls += 1
+            if outcome == .held { held.append(delivery) }
+            if outcome == .twice { held.append(again) }
+            defer { waiters = [] }
+            return waiters
+        }
+        if outcome != .held { queue.async(execute: delivery) }
+        for waiter in waiting { waiter.resume() }
+    }
+}
+
+extension FakeAPI {
+    /// The API's own async form of `count(completion:)`.
+    public func count() async throws -> Int {
+        try await withPromise(of: Int.self) { promise in
+            count(completion: promise.resolve)
+        }
+    }
+}

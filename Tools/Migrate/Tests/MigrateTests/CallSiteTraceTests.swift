@@ -1,0 +1,102 @@
+import CallSiteTraces
+import Foundation
+import Testing
+
+/// Behaviour kept, shown by running it: every rewritten example runs before and after the
+/// rewrite against the same fake API, through the same scripted outcomes, and the traces
+/// (events in order, each with the thread it ran on) are compared.
+@Suite("Call sites: behaviour kept, shown by running it")
+struct CallSiteTraceTests {
+    /// Runs a program against a fake API scripted with `outcome`, and returns the trace once
+    /// everything it started has run: the API's deliveries, then the main queue's hops.
+    /// `.held` runs it in a task that is cancelled once the call is made, and lets the API
+    /// deliver once the task has ended (a program that awaits the call ends when the
+    /// cancellation reaches it; a program that does not, at once). `.twice` calls the
+    /// handler again once everything the first call started has run.
+    static func trace(_ program: @escaping @Sendable (FakeAPI, Trace) async -> Void, _ outcome: Outcome) async
+        -> [String]
+    {
+        let trace = Trace()
+        let api = FakeAPI(outcome: outcome, trace: trace)
+        if outcome == .held {
+            let task = Task { await program(api, trace) }
+            await api.called()
+            task.cancel()
+            await task.value
+            api.release()
+        } else {
+            await program(api, trace)
+        }
+        await api.idle()
+        await MainActor.run {}  // the main queue is FIFO: the hops the handlers made have run
+        api.release()  // `.twice`: the second call, once the first has been handled
+        await api.idle()
+        await MainActor.run {}
+        return trace.all
+    }
+
+    /// The events the program logged after the call (not the API's): the handler's code.
+    static func programEvents(_ events: [String]) -> [String] {
+        events.drop { !$0.hasPrefix("api:") }.filter { !$0.hasPrefix("api:") }
+    }
+
+    @Test("A value and an error: the same trace before and after", arguments: callSitePrograms)
+    func sameTraces(_ program: CallSiteProgram) async {
+        for outcome in [Outcome.value, .error] {
+            let before = await Self.trace(program.before, outcome)
+            let after = await Self.trace(program.after, outcome)
+            #expect(before == after, "\(outcome)")
+            #expect(Self.programEvents(before).count == 1, "\(outcome): \(before)")
+        }
+    }
+
+    @Test(
+        "Misuse and cancellation: what the async forms document, where the before program hung or ran on",
+        arguments: callSitePrograms)
+    func misuse(_ program: CallSiteProgram) async {
+        let value = Self.programEvents(await Self.trace(program.before, .value))
+        let failure = Self.programEvents(await Self.trace(program.before, .error))
+        // A handler released uncalled: before, nothing ever runs (a caller waiting on it hangs);
+        // after, the failure code runs with AbandonedPromiseError.
+        #expect(Self.programEvents(await Self.trace(program.before, .dropped)).isEmpty)
+        let abandoned = Self.programEvents(await Self.trace(program.after, .dropped))
+        #expect(abandoned.count == 1)
+        #expect(abandoned == failure.map { $0.replacingOccurrences(of: "FakeError", with: "AbandonedPromiseError") })
+        // A handler called twice: before, its code runs twice; after, once.
+        #expect(Self.programEvents(await Self.trace(program.before, .twice)) == value + value)
+        #expect(Self.programEvents(await Self.trace(program.after, .twice)) == value)
+        // A detached task is not cancelled with the task that awaits it, before or after.
+        guard !program.name.contains("Task.detached") else { return }
+        // The awaiting task cancelled: before, the code runs on as if nothing happened; after,
+        // the failure code runs with CancellationError, and an operation with a handle is cancelled.
+        #expect(Self.programEvents(await Self.trace(program.before, .held)) == value)
+        let cancelled = await Self.trace(program.after, .held)
+        #expect(
+            Self.programEvents(cancelled)
+                == failure.map { $0.replacingOccurrences(of: "FakeError", with: "CancellationError") })
+        if program.name.contains("load(") || cancelled.contains(where: { $0.hasPrefix("api: load(") }) {
+            #expect(cancelled.contains { $0.hasPrefix("api: load(") && $0.contains("cancelled") })
+            #expect(!cancelled.contains { $0.contains("delivers") })
+        }
+    }
+
+    @Test("Every trace, checked in (Tests/Golden/CallSiteTraces.txt)")
+    func traces() async throws {
+        var text = ""
+        for program in callSitePrograms {
+            text += "\(program.name)\n"
+            for outcome in Outcome.allCases where outcome != .held || !program.name.contains("Task.detached") {
+                let before = await Self.trace(program.before, outcome)
+                let after = await Self.trace(program.after, outcome)
+                text += "  \(outcome.rawValue):\n"
+                if before == after {
+                    text += before.map { "    same    \($0)\n" }.joined()
+                } else {
+                    text += before.map { "    before  \($0)\n" }.joined()
+                    text += after.map { "    after   \($0)\n" }.joined()
+                }
+            }
+        }
+        try Golden.check(text, against: Paths.golden.appendingPathComponent("CallSiteTraces.txt"))
+    }
+}
