@@ -57,4 +57,51 @@ extension FakeAPI {
             save(text, completion: promise.resolve)
         }
     }
+
+    /// Async form of `download(id:callbackQueue:completion:)`.
+    ///
+    /// Downloads a text: its handler runs on `callbackQueue`, the main queue unless told otherwise.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func download(id: Int) async throws -> String {
+        try await withPromise(of: String.self) { promise in
+            download(id: id, callbackQueue: .global(), completion: promise.resolve)
+        }
+    }
+
+    /// Async form of `measure(_:completion:)`.
+    ///
+    /// Measures a text: a handler with a value and no error (`.error` delivers a value all the same).
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
+    ///   handler is released without being called.
+    public nonisolated(nonsending) func measure(_ text: String) async throws -> Int {
+        try await withPromise(of: Int.self) { promise in
+            measure(text, completion: promise.resolve)
+        }
+    }
+
+    /// Async form of `ping(completion:)`.
+    ///
+    /// Pings: a handler with nothing (`.error` calls it all the same).
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
+    /// - Throws: `CancellationError` when the awaiting task is cancelled; `AbandonedPromiseError` when the
+    ///   handler is released without being called.
+    public nonisolated(nonsending) func ping() async throws {
+        try await withPromise(of: Void.self) { promise in
+            ping(completion: promise.resolve)
+        }
+    }
 }

@@ -126,6 +126,26 @@ public final class FakeAPI: @unchecked Sendable {
         start("save(\(text))", task: nil) { value in completion(value == nil ? FakeError() : nil) }
     }
 
+    /// Downloads a text: its handler runs on `callbackQueue`, the main queue unless told otherwise.
+    public func download(
+        id: Int, callbackQueue: DispatchQueue = .main,
+        completion: @escaping @Sendable (Result<String, any Error>) -> Void
+    ) {
+        start("download(\(id))", task: nil) { value in
+            callbackQueue.async { completion(value.map { .success($0) } ?? .failure(FakeError())) }
+        }
+    }
+
+    /// Measures a text: a handler with a value and no error (`.error` delivers a value all the same).
+    public func measure(_ text: String, completion: @escaping @Sendable (Int) -> Void) {
+        start("measure(\(text))", task: nil, canFail: false) { value in completion(value?.count ?? 0) }
+    }
+
+    /// Pings: a handler with nothing (`.error` calls it all the same).
+    public func ping(completion: @escaping @Sendable () -> Void) {
+        start("ping", task: nil, canFail: false) { _ in completion() }
+    }
+
     /// Counts: the API's own async function is `count()`.
     public func count(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
         start("count", task: nil) { value in completion(value.map { .success($0.count) } ?? .failure(FakeError())) }
@@ -163,9 +183,11 @@ public final class FakeAPI: @unchecked Sendable {
     }
 
     /// Logs the call, and delivers the outcome on the API's queue (the value "v", or nil for an error).
-    private func start(_ name: String, task: FakeTask?, deliver: @escaping @Sendable (String?) -> Void) {
+    private func start(
+        _ name: String, task: FakeTask?, canFail: Bool = true, deliver: @escaping @Sendable (String?) -> Void
+    ) {
         trace.log("api: \(name) called")
-        let (outcome, trace) = (outcome, trace)
+        let (outcome, trace) = (!canFail && outcome == .error ? .value : outcome, trace)
         let delivery: @Sendable () -> Void = {
             if task?.isCancelled ?? false { return }
             switch outcome {

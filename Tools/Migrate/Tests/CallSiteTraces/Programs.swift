@@ -23,13 +23,21 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await StatementOrderRule1.Before().run(api: $0, trace: $1) },
         after: { await StatementOrderRule1.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
-        name: "MainQueueHopRule: in a @MainActor function the hop disappears",
+        name: "MainQueueHopRule: the main queue by default: the code stays on the main actor",
         before: { await MainQueueHopRule1.Before().run(api: $0, trace: $1) },
         after: { await MainQueueHopRule1.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
-        name: "MainQueueHopRule: elsewhere the code runs in MainActor.run",
+        name: "MainQueueHopRule: `callbackQueue: .main` in a Task isolated to the main actor: nothing to hop",
         before: { await MainQueueHopRule2.Before().run(api: $0, trace: $1) },
         after: { await MainQueueHopRule2.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "MainQueueHopRule: in a @MainActor function the hop disappears",
+        before: { await MainQueueHopRule3.Before().run(api: $0, trace: $1) },
+        after: { await MainQueueHopRule3.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "MainQueueHopRule: elsewhere the code runs in MainActor.run",
+        before: { await MainQueueHopRule4.Before().run(api: $0, trace: $1) },
+        after: { await MainQueueHopRule4.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
         name: "WeakSelfRule: weak self with guard let self: kept alive, and said so",
         before: { await WeakSelfRule1.Before().run(api: $0, trace: $1) },
@@ -62,6 +70,14 @@ public let callSitePrograms: [CallSiteProgram] = [
         name: "ErrorOnlyRule: if let error, else",
         before: { await ErrorOnlyRule2.Before().run(api: $0, trace: $1) },
         after: { await ErrorOnlyRule2.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "ValueHandlerRule: a value and no error",
+        before: { await ValueHandlerRule1.Before().run(api: $0, trace: $1) },
+        after: { await ValueHandlerRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "ValueHandlerRule: nothing at all",
+        before: { await ValueHandlerRule2.Before().run(api: $0, trace: $1) },
+        after: { await ValueHandlerRule2.After().run(api: $0, trace: $1) }),
 ]
 
 enum AsyncContextRule1 {
@@ -182,6 +198,65 @@ enum StatementOrderRule1 {
 
 enum MainQueueHopRule1 {
     struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            api.download(id: 10) { result in
+                if case .success(let text) = result {
+                    trace.log("got \(text)")
+                } else if case .failure(let error) = result {
+                    trace.failed(error)
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let text = try await api.download(id: 10)
+                await MainActor.run {
+                    trace.log("got \(text)")
+                }
+            } catch {
+                await MainActor.run {
+                    trace.failed(error)
+                }
+            }
+        }
+    }
+}
+
+enum MainQueueHopRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            await Task { @MainActor in
+                api.download(id: 11, callbackQueue: .main) { result in
+                    switch result {
+                    case .success(let text):
+                        trace.log("got \(text)")
+                    case .failure(let error):
+                        trace.failed(error)
+                    }
+                }
+            }.value
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            await Task { @MainActor in
+                do {
+                    let text = try await api.download(id: 11)
+                    trace.log("got \(text)")
+                } catch {
+                    trace.failed(error)
+                }
+            }.value
+        }
+    }
+}
+
+enum MainQueueHopRule3 {
+    struct Before {
         @MainActor
         func run(api: FakeAPI, trace: Trace) async {
             api.fetch(id: 3) { value, error in
@@ -210,7 +285,7 @@ enum MainQueueHopRule1 {
     }
 }
 
-enum MainQueueHopRule2 {
+enum MainQueueHopRule4 {
     struct Before {
         func run(api: FakeAPI, trace: Trace) async {
             api.load(id: 4) { result in
@@ -483,6 +558,44 @@ enum ErrorOnlyRule2 {
             } catch {
                 trace.failed(error)
             }
+        }
+    }
+}
+
+enum ValueHandlerRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            api.measure("abc") { length in
+                trace.log("length \(length)")
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let length = try await api.measure("abc")
+                trace.log("length \(length)")
+            } catch {}
+        }
+    }
+}
+
+enum ValueHandlerRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            api.ping {
+                trace.log("pong")
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                try await api.ping()
+                trace.log("pong")
+            } catch {}
         }
     }
 }

@@ -8,6 +8,7 @@ struct CallSitePlanner {
         [
             AsyncContextRule(), CounterpartCallRule(), KeptHandleRule(), StatementOrderRule(), MainQueueHopRule(),
             WeakSelfRule(), ResultHandlerRule(), OptionalValueErrorRule(), ErrorOnlyRule(),
+            ValueHandlerRule(),
         ]
     }
 

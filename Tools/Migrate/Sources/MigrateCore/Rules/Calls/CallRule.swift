@@ -33,7 +33,11 @@ struct CallRewrite {
     var parameterNames: [String]? {
         guard let handler else { return nil }
         guard let clause = handler.signature?.parameterClause else {
-            return handler.signature == nil ? nil : []
+            // No names: none are used, unless as `$0`.
+            let anonymous = handler.statements.tokens(viewMode: .sourceAccurate).contains {
+                if case .dollarIdentifier = $0.tokenKind { true } else { false }
+            }
+            return anonymous ? nil : []
         }
         switch clause {
         case .simpleInput(let list): return list.map(\.name.text)
@@ -109,7 +113,7 @@ public enum CallRuleCatalog {
         [
             AsyncContextRule.self, CounterpartCallRule.self, KeptHandleRule.self, StatementOrderRule.self,
             MainQueueHopRule.self, WeakSelfRule.self, ResultHandlerRule.self, OptionalValueErrorRule.self,
-            ErrorOnlyRule.self,
+            ErrorOnlyRule.self, ValueHandlerRule.self,
         ]
     }
 

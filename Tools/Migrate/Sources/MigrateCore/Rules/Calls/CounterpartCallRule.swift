@@ -35,20 +35,31 @@ struct CounterpartCallRule: CallRule {
         guard let handler else {
             return .leave(.handlerNotClosure, "the handler is passed as a value, not written at the call")
         }
-        for (argument, parameter) in zip(arguments, parameters)
-        where parameter != entry.handler && !entry.kept.contains(parameter) {
-            // A callback queue: the async form has none. The main queue is a hop to the main actor.
-            let queue = argument.expression.trimmedDescription
-            guard queue == ".main" || queue == "DispatchQueue.main" else {
-                return .leave(.callbackQueue, "`\(argument.trimmedDescription)`: the async form has no callback queue")
+        // The callback queues the async form drops: the main queue (passed, or the default)
+        // is a hop to the main actor; another queue passed at the call leaves it alone.
+        for queue in entry.parameters.indices where queue != entry.handler && !entry.kept.contains(queue) {
+            if let position = parameters.firstIndex(of: queue) {
+                let argument = arguments[position]
+                guard Self.isMainQueue(argument.expression.trimmedDescription) else {
+                    return .leave(
+                        .callbackQueue, "`\(argument.trimmedDescription)`: the async form has no callback queue")
+                }
+                rewrite.hopsToMain = true
+            } else if let value = entry.parameters[queue].syntax.defaultValue?.value,
+                Self.isMainQueue(value.trimmedDescription)
+            {
+                rewrite.hopsToMain = true
             }
-            rewrite.hopsToMain = true
         }
         rewrite.entry = entry
         rewrite.argumentParameters = parameters
         rewrite.handler = handler
         rewrite.body = Array(handler.statements)
         return .proceed(rewrite)
+    }
+
+    static func isMainQueue(_ expression: String) -> Bool {
+        [".main", "DispatchQueue.main", "OperationQueue.main"].contains(expression)
     }
 
     static let examples: [CallExample] = [

@@ -25,6 +25,78 @@ struct MainQueueHopRule: CallRule {
 
     static let examples: [CallExample] = [
         CallExample(
+            "the main queue by default: the code stays on the main actor",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    api.download(id: 10) { result in
+                        if case .success(let text) = result {
+                            trace.log("got \\(text)")
+                        } else if case .failure(let error) = result {
+                            trace.failed(error)
+                        }
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let text = try await api.download(id: 10)
+                        await MainActor.run {
+                            trace.log("got \\(text)")
+                        }
+                    } catch {
+                        await MainActor.run {
+                            trace.failed(error)
+                        }
+                    }
+                }
+                """)),
+        CallExample(
+            "`callbackQueue: .main` in a Task isolated to the main actor: nothing to hop",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    await Task { @MainActor in
+                        api.download(id: 11, callbackQueue: .main) { result in
+                            switch result {
+                            case .success(let text):
+                                trace.log("got \\(text)")
+                            case .failure(let error):
+                                trace.failed(error)
+                            }
+                        }
+                    }.value
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    await Task { @MainActor in
+                        do {
+                            let text = try await api.download(id: 11)
+                            trace.log("got \\(text)")
+                        } catch {
+                            trace.failed(error)
+                        }
+                    }.value
+                }
+                """)),
+        CallExample(
+            "another callback queue passed at the call: left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace, queue: DispatchQueue) async {
+                    api.download(id: 12, callbackQueue: queue) { result in
+                        switch result {
+                        case .success(let text):
+                            trace.log("got \\(text)")
+                        case .failure(let error):
+                            trace.failed(error)
+                        }
+                    }
+                }
+                """,
+            after: .leftAlone(.callbackQueue, "`callbackQueue: queue`")),
+        CallExample(
             "in a @MainActor function the hop disappears",
             before: """
                 @MainActor
