@@ -28,12 +28,15 @@ public final class Trace: @unchecked Sendable {
     private var events: [String] = []
     private var kept: [AnyObject] = []
 
-    public init() {
-        DispatchQueue.main.setSpecific(key: Self.place, value: "main")
-    }
+    public init() {}
 
-    /// Marks the main queue, on which the main actor runs its jobs.
-    private static let place = DispatchSpecificKey<String>()
+    /// Marks the main queue, on which the main actor runs its jobs: set once (setting it
+    /// again releases the value another thread may be reading).
+    private static let place: DispatchSpecificKey<String> = {
+        let key = DispatchSpecificKey<String>()
+        DispatchQueue.main.setSpecific(key: key, value: "main")
+        return key
+    }()
 
     /// Logs `event` and where it ran: on the main queue (where the main actor runs) or elsewhere.
     public func log(_ event: String) {

@@ -45,7 +45,7 @@ struct CallSiteCommandTests {
         #expect(dryRun.status == 0)
         #expect(dryRun.output.hasPrefix("--- \(file.path)\n+++ \(file.path)\n@@ -1,12 +1,12 @@\n"))
         #expect(dryRun.errors.contains("2 call sites with an async counterpart: 1 converted, 1 left alone"))
-        #expect(dryRun.errors.contains("1  not in an async context: Refresh.swift:13"))
+        #expect(dryRun.errors.contains("1  not in an async context:\n      Refresh.swift:13\n"))
         #expect(try String(contentsOf: file, encoding: .utf8) == source)
 
         let written = try run(["calls", app.path, "--context", api.path, "--write", "--summary"])

@@ -157,6 +157,34 @@ struct CallSiteRuleTests {
         #expect(result.convertedCount == 2)
     }
 
+    @Test("A counterpart that returns a stream is not awaited: the call is left alone as multi-shot")
+    func streamSibling() throws {
+        let api = """
+            import Dispatch
+            open class Request: @unchecked Sendable {
+                public func progress(queue: DispatchQueue = .main, closure: @escaping @Sendable (Double) -> Void) -> Self {
+                    self
+                }
+                public func progress(bufferingPolicy: Int = 0) -> AsyncStream<Double> { fatalError() }
+            }
+            """
+        let program = """
+            func run(request: Request) async {
+                _ = request.progress { value in
+                    print(value)
+                }
+            }
+            """
+        let result = CallMigrator().migrate(
+            [SourceInput(path: "Program.swift", text: program)],
+            context: [SourceInput(path: "Request.swift", text: api)])
+        #expect(result.files.isEmpty)
+        #expect(
+            result.entries.map(\.outcome) == [
+                .leftAlone(.multiShot, "`Request.progress(queue:closure:)` calls its handler many times")
+            ])
+    }
+
     @Test("The report: found, converted, left alone by reason with file:line, and the notes")
     func report() throws {
         let program = CallRuleCatalog.examples.map(\.example.before).joined(separator: "\n\n")
@@ -167,6 +195,6 @@ struct CallSiteRuleTests {
                 .map(\.example.before).joined(separator: "\n\n"))
         let summary = full.summary(module: "Examples")
         #expect(summary.hasPrefix("Examples: 6 call sites with an async counterpart: 4 converted, 2 left alone"))
-        #expect(summary.contains("  2  code runs after the call: Program.swift:"))
+        #expect(summary.contains("  2  code runs after the call:\n      Program.swift:"))
     }
 }

@@ -86,7 +86,17 @@ public struct CallMigrationResult: Sendable {
             }
         }
         for (reason, places) in left.sorted(by: { $0.key < $1.key }) {
-            lines.append("  \(places.count)  \(reason.rawValue): \(places.joined(separator: ", "))")
+            lines.append("  \(places.count)  \(reason.rawValue):")
+            // The places, several to a line.
+            var row = ""
+            for place in places {
+                if !row.isEmpty, row.count + place.count > 100 {
+                    lines.append("      " + row)
+                    row = ""
+                }
+                row += (row.isEmpty ? "" : ", ") + place
+            }
+            lines.append("      " + row)
         }
         if !notes.isEmpty {
             lines.append("  behaviour notes:")

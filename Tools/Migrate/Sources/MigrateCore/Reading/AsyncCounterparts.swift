@@ -81,7 +81,8 @@ struct AsyncCounterparts {
             }
             cancels = member.form?.cancels ?? false
         case .skipped(.hasAsyncSibling, let detail):
-            kind = .library(detail)
+            // The sibling is async (`… async`), or named by `renamed:`; otherwise it returns a stream.
+            kind = detail.hasSuffix(" async`") || site.namedAsyncForm != nil ? .library(detail) : .stream
             if let named = site.namedAsyncForm {
                 let base = String(named.prefix { $0 != "(" })
                 asyncName = base.split(separator: ".").last.map(String.init) ?? base
