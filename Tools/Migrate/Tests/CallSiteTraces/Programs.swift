@@ -59,9 +59,13 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await OptionalValueErrorRule1.Before().run(api: $0, trace: $1) },
         after: { await OptionalValueErrorRule1.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
-        name: "OptionalValueErrorRule: the error under another name",
+        name: "OptionalValueErrorRule: guard let value, error == nil: the else ran for an error and for neither",
         before: { await OptionalValueErrorRule2.Before().run(api: $0, trace: $1) },
         after: { await OptionalValueErrorRule2.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "OptionalValueErrorRule: the error under another name",
+        before: { await OptionalValueErrorRule3.Before().run(api: $0, trace: $1) },
+        after: { await OptionalValueErrorRule3.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
         name: "ErrorOnlyRule: if let error, return; then the success code",
         before: { await ErrorOnlyRule1.Before().run(api: $0, trace: $1) },
@@ -487,6 +491,31 @@ enum OptionalValueErrorRule1 {
 }
 
 enum OptionalValueErrorRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            api.fetch(id: 13) { text, error in
+                guard let text, error == nil else {
+                    trace.log("no text")
+                    return
+                }
+                trace.log("got \(text)")
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let text = try await api.fetch(id: 13)
+                trace.log("got \(text)")
+            } catch {
+                trace.log("no text")
+            }
+        }
+    }
+}
+
+enum OptionalValueErrorRule3 {
     struct Before {
         func run(api: FakeAPI, trace: Trace) async {
             api.fetch(id: 9) { data, error in

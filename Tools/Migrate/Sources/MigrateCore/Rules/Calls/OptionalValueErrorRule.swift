@@ -18,6 +18,16 @@ struct OptionalValueErrorRule: CallRule {
             let names = rewrite.parameterNames, names.count == 2
         else { return .proceed(rewrite) }
         let (value, error) = (names[0], names[1])
+        if let first = rewrite.body.first, let (valueName, failure) = Self.guardBoth(first, value: value, error: error)
+        {
+            // `guard let value, error == nil else { F; return }`: F ran for an error and for
+            // neither, as the `catch` does (the form throws `InvalidCallbackError` for neither).
+            let success = Array(rewrite.body.dropFirst())
+            guard !CallRewrite.uses(error, in: success + failure) else { return .proceed(rewrite) }
+            rewrite.branches = HandlerBranches(
+                valueName: valueName, success: success, errorName: nil, failure: failure)
+            return .proceed(rewrite)
+        }
         var body = rewrite.body[...]
         guard let first = body.first, let (errorName, failure) = ErrorOnlyRule.errorFirst(first, error: error) else {
             return .proceed(rewrite)
@@ -41,6 +51,25 @@ struct OptionalValueErrorRule: CallRule {
             valueName: valueName, success: success, errorName: errorName == "error" ? nil : errorName,
             failure: failure)
         return .proceed(rewrite)
+    }
+
+    /// `guard let v = value, error == nil else { F; return }` (either order): the bound name and F.
+    static func guardBoth(_ item: CodeBlockItemSyntax, value: String, error: String) -> (String, [CodeBlockItemSyntax])?
+    {
+        guard let statement = item.item.as(GuardStmtSyntax.self), statement.conditions.count == 2 else { return nil }
+        var bound: String?
+        var checksError = false
+        for element in statement.conditions {
+            let condition = element.with(\.trailingComma, nil)
+            if let name = CallRewrite.optionalBinding([condition], of: value) {
+                bound = name
+            } else if condition.condition.trimmedDescription == "\(error) == nil" {
+                checksError = true
+            }
+        }
+        let failure = Array(statement.body.statements)
+        guard let bound, checksError, CallRewrite.endsWithReturn(failure) else { return nil }
+        return (bound, Array(failure.dropLast()))
     }
 
     static let examples: [CallExample] = [
@@ -73,6 +102,30 @@ struct OptionalValueErrorRule: CallRule {
                 }
                 """),
             notes: ["neither a value nor an error"]),
+        CallExample(
+            "guard let value, error == nil: the else ran for an error and for neither",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    api.fetch(id: 13) { text, error in
+                        guard let text, error == nil else {
+                            trace.log("no text")
+                            return
+                        }
+                        trace.log("got \\(text)")
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let text = try await api.fetch(id: 13)
+                        trace.log("got \\(text)")
+                    } catch {
+                        trace.log("no text")
+                    }
+                }
+                """)),
         CallExample(
             "the error under another name",
             before: """
