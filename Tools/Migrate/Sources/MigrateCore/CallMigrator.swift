@@ -46,7 +46,9 @@ public struct CallMigrator: Sendable {
                     call: call.node, file: input.path, line: line, context: CallContext(of: call.node, index: index),
                     matches: matches)
                 var outcome: CallOutcome
-                switch planner.plan(rewrite) {
+                // A file that does not parse is never edited: the rewrite could lose what it misread.
+                let step = tree.hasError ? .leave(.syntaxErrors, "the file is not edited") : planner.plan(rewrite)
+                switch step {
                 case .leave(let reason, let detail):
                     outcome = .leftAlone(reason, detail)
                 case .proceed(let settled):

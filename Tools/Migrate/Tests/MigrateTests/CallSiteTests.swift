@@ -157,6 +157,14 @@ struct CallSiteRuleTests {
         #expect(result.convertedCount == 2)
     }
 
+    @Test("A file with syntax errors is not edited")
+    func syntaxErrors() throws {
+        let example = try #require(CallRuleCatalog.examples.first { $0.rule == "ResultHandlerRule" }?.example)
+        let (_, result) = try CallSiteFixtures.rewrite(example.before + "\nfunc broken( {\n")
+        #expect(result.files.isEmpty)
+        #expect(result.entries.map(\.outcome) == [.leftAlone(.syntaxErrors, "the file is not edited")])
+    }
+
     @Test("A counterpart that returns a stream is not awaited: the call is left alone as multi-shot")
     func streamSibling() throws {
         let api = """
