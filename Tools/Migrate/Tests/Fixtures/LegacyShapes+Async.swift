@@ -171,7 +171,7 @@ extension LegacyStore {
     public nonisolated(nonsending) func decode<T: Decodable>(
         _ type: T.Type,
         from data: Data
-    ) async throws -> T where T: Equatable, T: Sendable {
+    ) async throws -> sending T where T: Equatable {
         try await withPromise(of: T.self) { promise in
             decode(type, from: data, completion: promise.resolve)
         }
@@ -242,8 +242,6 @@ extension LegacyStore {
     }
 
     /// Async form of `download(id:completion:)`.
-    ///
-    /// Downloads a blob; returns the operation, which cancels the download.
     ///
     /// Cancelling the awaiting task calls `cancel()` on the `Operation` that `download(id:completion:)`
     /// returns.
@@ -326,8 +324,6 @@ extension LegacyStore {
 
     /// Async form of `refresh(completion:)`.
     ///
-    /// Refreshes; returns a `Timer`, which this tool does not know as a cancel handle.
-    ///
     /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
     /// dropped (the `Timer` that `refresh(completion:)` returns is not known to be a cancel handle).
     ///
@@ -395,7 +391,7 @@ extension Box {
     /// - Returns: The value the handler receives.
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
     ///   `AbandonedPromiseError` when the handler is released without being called.
-    public nonisolated(nonsending) func open() async throws -> Content where Content: Sendable {
+    public nonisolated(nonsending) func open() async throws -> sending Content {
         try await withPromise(of: Content.self) { promise in
             open(completion: promise.resolve)
         }

@@ -118,6 +118,12 @@ struct AsyncFormPlanner {
             }
         }
 
+        // A generic value not known to be Sendable comes back as `sending` too, not with a
+        // `T: Sendable` requirement: the same as a sibling whose value is a class.
+        if !scoped, !sendsValue, shape.canSendValue, !site.sendableRequirements(for: shape.valueTypes).isEmpty {
+            sendsValue = true
+        }
+
         // A plain form drops the handlers and the callback queues; a scoped form keeps every
         // parameter (its body replaces the handler). The API's own async form may have
         // either set of labels (the second: a scoped form this tool wrote before).

@@ -2,11 +2,21 @@ import SwiftSyntax
 
 extension FunctionSite {
     /// The function's documentation with the lines about some parameters removed (and
-    /// `- Returns:` / `- Throws:` sections, if asked).
-    func documentation(removingParameters removed: Set<String>, removingReturns: Bool, removingThrows: Bool = false)
-        -> [String]
-    {
+    /// `- Returns:` / `- Throws:` sections, if asked). With `keeping`, a parameter's lines
+    /// are removed when they name none of these and a handler (a handler documented under
+    /// another name, as `- completion:` for `completionHandler`, goes with the handler).
+    func documentation(
+        removingParameters removed: Set<String>, keeping: Set<String>? = nil, removingReturns: Bool,
+        removingThrows: Bool = false
+    ) -> [String] {
+        let kept = keeping.map { Set($0.map { $0.lowercased() }) }
         let removed = Set(removed.map { $0.lowercased() })
+        func isRemoved(_ name: String) -> Bool {
+            if removed.contains(name) { return true }
+            guard let kept, !kept.contains(name) else { return false }
+            return ["completion", "handler", "callback", "block", "closure", "reply", "done"].contains(
+                where: name.contains)
+        }
         var lines = documentationLines(decl)
         var result: [String] = []
         var index = 0
@@ -37,12 +47,12 @@ extension FunctionSite {
                 index += 1
                 continue
             }
-            if let name = Self.parameterDocName(lower, singular: true), removed.contains(name) {
+            if let name = Self.parameterDocName(lower, singular: true), isRemoved(name) {
                 index = skipContinuation(from: index + 1, indent: indent)
                 continue
             }
             if parametersHeader != nil, indent > 0, let name = Self.parameterDocName(lower, singular: false) {
-                if removed.contains(name) {
+                if isRemoved(name) {
                     index = skipContinuation(from: index + 1, indent: indent)
                     continue
                 }

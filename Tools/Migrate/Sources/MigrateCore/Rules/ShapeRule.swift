@@ -85,6 +85,17 @@ struct ShapeRule: Rule {
                 "try await withPromise(of: Draft.self) { promise in",
             ])),
         RuleExample(
+            "a generic value not known to be Sendable comes back as `sending` too (no `Value: Sendable` beside it)",
+            before: """
+                public final class Box<Value>: @unchecked Sendable {
+                    public func open(completion: @escaping @Sendable (Result<Value, any Error>) -> Void) {}
+                }
+                """,
+            function: "Box.open(completion:)",
+            after: .generated(
+                ["public nonisolated(nonsending) func open() async throws -> sending Value {"],
+                absent: ["Value: Sendable"])),
+        RuleExample(
             "a value that is not Sendable, with a default handler: not plain (it would take `f()` over), not scoped (it would capture calls with a closure)",
             before: """
                 public final class Draft { public var text = "" }

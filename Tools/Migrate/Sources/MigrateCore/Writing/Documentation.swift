@@ -8,7 +8,12 @@ extension AsyncFormPlanner {
     func composeDocumentation(
         _ site: FunctionSite, title: String? = nil, removing removed: Set<String>, notes: [String], callouts: [String]
     ) -> [String] {
-        var original = site.documentation(removingParameters: removed, removingReturns: site.returnType != nil)
+        let keeping = Set(
+            site.parameters.flatMap { [$0.name, $0.label].compactMap { $0 } }.filter { !removed.contains($0) })
+        var original = site.documentation(
+            removingParameters: removed, keeping: keeping, removingReturns: site.returnType != nil)
+        // The form discards what the original returns: no advice to cancel it.
+        if site.returnType != nil { original = droppingHandleAdvice(original) }
         let firstCallout =
             original.firstIndex { line in
                 let lower = line.lowercased()
@@ -20,6 +25,10 @@ extension AsyncFormPlanner {
             if !noteLines.isEmpty, !original.isEmpty { original.append("") }
             original += noteLines.dropLast()
         } else {
+            // A block comment often has no blank line before its callouts.
+            if firstCallout > 0, !original[firstCallout - 1].trimmingCharacters().isEmpty, !noteLines.isEmpty {
+                noteLines.insert("", at: 0)
+            }
             original.insert(contentsOf: noteLines, at: firstCallout)
         }
         var result = wrapped(title ?? "Async form of `\(site.selectorText)`.")
@@ -31,6 +40,53 @@ extension AsyncFormPlanner {
             for callout in callouts { result += wrapped(callout) }
         }
         return result
+    }
+
+    /// The documentation without its sentences that advise cancelling what the function
+    /// returns ("Call `cancel()` on the returned task to stop it."): a form that discards
+    /// the handle says itself what stops the operation. A paragraph that loses a sentence is
+    /// wrapped again; callouts and code blocks are left as they are.
+    func droppingHandleAdvice(_ lines: [String]) -> [String] {
+        var result: [String] = []
+        var paragraph: [String] = []
+        var inCode = false
+        func flush() {
+            defer { paragraph = [] }
+            let sentences = paragraph.joined(separator: " ").split(separator: " ").reduce(into: [""]) {
+                sentences, word in
+                sentences[sentences.count - 1] += (sentences[sentences.count - 1].isEmpty ? "" : " ") + word
+                if let last = word.last, ".!?".contains(last) { sentences.append("") }
+            }.filter { !$0.isEmpty }
+            let kept = sentences.filter { sentence in
+                let lower = sentence.lowercased()
+                return !(lower.contains("cancel") && lower.contains("return"))
+            }
+            result +=
+                kept.count == sentences.count ? paragraph : kept.isEmpty ? [] : wrapped(kept.joined(separator: " "))
+        }
+        var inCallout = false
+        for line in lines {
+            let trimmed = line.trimmingCharacters()
+            if trimmed.hasPrefix("```") { inCode.toggle() }
+            if inCode || trimmed.hasPrefix("```") || trimmed.isEmpty || trimmed.hasPrefix("- ") || inCallout
+                || (paragraph.isEmpty && line.leadingSpaces > 0)
+            {
+                flush()
+                if trimmed.hasPrefix("- ") { inCallout = true } else if trimmed.isEmpty { inCallout = false }
+                result.append(line)
+            } else {
+                paragraph.append(line)
+            }
+        }
+        flush()
+        // A paragraph dropped whole leaves two blank lines, or one at an end.
+        var collapsed: [String] = []
+        for line in result
+        where !(line.trimmingCharacters().isEmpty && (collapsed.last?.trimmingCharacters().isEmpty ?? true)) {
+            collapsed.append(line)
+        }
+        while collapsed.last?.trimmingCharacters().isEmpty == true { collapsed.removeLast() }
+        return collapsed
     }
 
     /// A generated documentation paragraph, in lines of at most 100 characters.

@@ -68,7 +68,7 @@ extension AsyncFormPlanner {
             site.name + "(" + keptParameters.map { ($0.label ?? "_") + ":" + text($0.type) }.joined(separator: ",")
             + ")"
         var note = shape.name
-        if sendsValue { note += ", sending (the value is not Sendable)" }
+        if sendsValue { note += ", sending (the value is not known to be Sendable)" }
         if let handleNote { note += "; " + handleNote.report }
         return GeneratedMember(
             site: site, lines: declaration.lines(indent: site.memberIndent),

@@ -42,9 +42,6 @@ extension SharedValueObservation {
     ///
     /// Starts observing the database.
     ///
-    /// The observation lasts until the returned cancellable is cancelled
-    /// or deallocated.
-    ///
     /// For example:
     ///
     /// ```swift

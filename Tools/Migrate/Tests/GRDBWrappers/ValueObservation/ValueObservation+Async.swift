@@ -46,9 +46,6 @@ extension ValueObservation {
     ///
     /// Starts observing the database.
     ///
-    /// The observation lasts until the returned cancellable is cancelled
-    /// or deallocated.
-    ///
     /// For example:
     ///
     /// ```swift
@@ -92,9 +89,6 @@ extension ValueObservation {
     ///
     /// Starts observing the database and notifies fresh values on the
     /// main actor.
-    ///
-    /// The observation lasts until the returned cancellable is cancelled
-    /// or deallocated.
     ///
     /// For example:
     ///
