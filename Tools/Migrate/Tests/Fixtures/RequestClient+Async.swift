@@ -46,17 +46,25 @@ extension Request {
     /// Registers a handler for the download's progress, called on `queue` each time it
     /// advances.
     ///
-    /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task); it
-    /// also ends when the library releases the handler, since no more values can come. Then it calls
-    /// `cancel()` on the `Request` that `downloadProgress(queue:closure:)` returns, which stops the
-    /// handler.
+    /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task), when
+    /// the request finishes (`whenFinished(_:)` is called; that end cancels nothing); it also ends when the
+    /// library releases the handler, since no more values can come. Then it calls `cancel()` on the
+    /// `Request` that `downloadProgress(queue:closure:)` returns, which stops the handler.
     ///
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func downloadProgress() -> AsyncThrowingStream<Double, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Double, any Error>.makeStream()
         let end = StreamEnd(continuation)
-        let handle = downloadProgress(queue: DispatchQueue(label: "Request.downloadProgress")) { value in
+        let queue2 = DispatchQueue(label: "Request.downloadProgress")
+        let handle = downloadProgress(queue: queue2) { value in
             end.continuation.yield(value)
+        }
+        // The request's end ends the stream.
+        handle.whenFinished { _, _, _ in
+            queue2.async {
+                end.continuation.onTermination = nil
+                end.continuation.finish()
+            }
         }
         continuation.onTermination = { _ in _ = handle.cancel() }
         return stream

@@ -63,6 +63,18 @@ struct RequestClientTests {
         #expect(await disconnects.next() == "/large")
     }
 
+    @Test("A progress stream ends when its request finishes (its finish event), though the request is still held")
+    func progressStreamEndsWithTheRequest() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let request = client.request(server.url("/quick"))
+        // (Without the finish event, this loop would wait for as long as the request is held.)
+        for try await _ in request.downloadProgress() {}
+        #expect(!request.isCancelled)
+        // The request is still held here: its handlers were not released; the finish event ended the loop.
+        #expect(request.progressHandlerCount == 1)
+    }
+
     @Test("An observation is a stream: every value in order; cancelling the consumer invalidates it")
     func observationStream() async throws {
         let (started, startedContinuation) = AsyncStream<Void>.makeStream()

@@ -37,11 +37,14 @@ extension AsyncFormPlanner {
         let labels = kept.map { site.parameters[$0].label }
         if let existing = existingCounterpart(site, kept: kept) { return .skipped(.hasAsyncSibling, existing) }
         if let clash = callClash(site, labels: labels) { return .skipped(.wouldBreakCalls, clash) }
+        // A request object's hook also ends with the request (a stream with a completion
+        // ends with it already).
+        let finish = ending == nil ? FinishEventRule().decide(site, in: context) : .notARequest
         return .generated(
             streamForm(
                 site, shape: shape, element: element, handler: handler, ending: ending, passedBack: passedBack,
                 kept: kept,
-                stop: stopper))
+                stop: stopper, finish: finish))
     }
 }
 

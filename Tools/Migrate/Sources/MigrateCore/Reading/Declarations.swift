@@ -247,7 +247,7 @@ struct Parameter {
     /// which a generated form drops.
     var isCallbackQueue: Bool { queueType != nil }
 
-    private var queueType: String? {
+    var queueType: String? {
         var base = type
         if let attributed = base.as(AttributedTypeSyntax.self) { base = attributed.baseType }
         guard let simple = TypeText.simpleName(base), simple == "DispatchQueue" || simple == "OperationQueue" else {

@@ -81,7 +81,10 @@ extension SourceIndex {
                     ?? false,
                 returnsStream: returnType.map(Self.namesStream) ?? false,
                 returnsValue: node.signature.returnClause.map { !TypeText.isVoid($0.type) } ?? false,
-                isolation: isolation, name: node.name.text, calls: node.body.map(CalledNames.names) ?? [])
+                isolation: isolation, name: node.name.text, calls: node.body.map(CalledNames.names) ?? [],
+                parameters: parameters, access: Access(modifiers: node.modifiers) ?? .internal,
+                summary: documentationLines(node).prefix { !$0.trimmingCharacters().isEmpty }.joined(separator: " ")
+                    .lowercased())
             functions[key, default: []].append(entry)
             functionsByOwner[owner, default: []].append(entry)
             functionsByName[owner + "|" + node.name.text, default: []].append(entry)

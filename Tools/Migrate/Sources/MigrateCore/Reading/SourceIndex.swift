@@ -56,6 +56,11 @@ final class SourceIndex {
         var name = ""
         /// The base names of the functions its body calls.
         var calls: Set<String> = []
+        /// The parameters, and the declared access (`internal` when not written).
+        var parameters: [Parameter] = []
+        var access: Access = .internal
+        /// The first paragraph of its documentation, lowercased.
+        var summary = ""
     }
 
     /// What a method's declaration says about calling it synchronously from a closure that

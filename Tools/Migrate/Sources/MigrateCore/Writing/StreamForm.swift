@@ -4,7 +4,7 @@ import SwiftSyntax
 extension AsyncFormPlanner {
     func streamForm(
         _ site: FunctionSite, shape: HandlerShape, element: TypeSyntax, handler: Int, ending: StreamEnding?,
-        passedBack: Int = 0, kept: [Int], stop: Stopper
+        passedBack: Int = 0, kept: [Int], stop: Stopper, finish: FinishEventRule.Verdict = .notARequest
     ) -> GeneratedMember {
         let continuation = site.freshName("continuation")
         let stream = site.freshName("stream", avoiding: [continuation])
@@ -16,8 +16,15 @@ extension AsyncFormPlanner {
         var closure = yieldingClosure(site, shape: shape, continuation: feed)
         closure.parameters.insert(contentsOf: Array(repeating: "_", count: passedBack), at: 0)
         var arguments: [String] = []
-        // Made before the call: the error handler, when it comes before the values' handler.
+        // Made before the call: the error handler, when it comes before the values' handler;
+        // the values' queue, when the request's finish event is to follow them.
         var prelude: [String] = []
+        let optional = site.returnType.map { TypeText.optionalWrapped($0) != nil } ?? false
+        var finishEvent: FinishEventRule.FinishEvent?
+        if case .finishes(let event) = finish, !stop.onSelf, !stop.unchecked, !stop.resumes, !optional {
+            finishEvent = event
+        }
+        var queue: (name: String, type: String)?
         for (offset, parameter) in site.parameters.enumerated() where offset != handler {
             let label = parameter.label.map { "\($0): " } ?? ""
             if let ending, offset == ending.index {
@@ -36,11 +43,17 @@ extension AsyncFormPlanner {
                 }
                 continue
             }
+            let serial = String(site.displayName.prefix { $0 != "(" })
+            if finishEvent != nil, queue == nil, !kept.contains(offset), let type = parameter.queueType {
+                let name = site.freshName("queue", avoiding: [continuation, stream, handle, end])
+                queue = (name, type)
+                prelude.append("let \(name) = " + parameter.callbackQueueArgument(serialLabel: serial))
+                arguments.append(label + name)
+                continue
+            }
             arguments.append(
                 kept.contains(offset)
-                    ? parameter.argument
-                    : label
-                        + parameter.callbackQueueArgument(serialLabel: String(site.displayName.prefix { $0 != "(" })))
+                    ? parameter.argument : label + parameter.callbackQueueArgument(serialLabel: serial))
         }
         var call = CallText(prefix: "", callee: site.tryCallee, arguments: arguments, trailing: closure)
         var callLines: [String]
@@ -56,7 +69,9 @@ extension AsyncFormPlanner {
             call.prefix = "let \(handle) = "
             callLines = call.lines(indent: site.memberIndent + 4)
         }
-        let optional = site.returnType.map { TypeText.optionalWrapped($0) != nil } ?? false
+        if let finishEvent {
+            callLines += finishLines(finishEvent, handle: handle, end: end, queue: queue, indent: site.memberIndent + 4)
+        }
         let chain = optional ? "?" : ""
         let elementText = text(element)
         // Made before the call, which may throw: a stream's builder closure cannot.
@@ -76,7 +91,8 @@ extension AsyncFormPlanner {
             : stop.resumes
                 ? "cancels the `\(stop.typeName)` that `\(site.selectorText)` returns"
                 : "calls `\(stop.method)()` on the `\(stop.typeName)` that `\(site.selectorText)` returns"
-        let note = streamNote(site, shape: shape, ending: ending, stops: stops)
+        let note = streamNote(
+            site, shape: shape, ending: ending, stops: stops, finish: finishEvent.map { .finishes($0) } ?? finish)
         let removed = Set(
             site.parameters.indices.filter { !kept.contains($0) }.flatMap {
                 [site.parameters[$0].name, site.parameters[$0].label].compactMap { $0 }
@@ -106,7 +122,7 @@ extension AsyncFormPlanner {
         return GeneratedMember(
             site: site, lines: declaration.lines(indent: site.memberIndent),
             signatureKey: ownerKey(site) + memberKey, memberKey: memberKey,
-            note: shape.name + ", stream; ends by "
+            note: shape.name + ", stream" + finishReport(finishEvent.map { .finishes($0) } ?? finish) + "; ends by "
                 + (stop.onSelf
                     ? "calling `\(stop.method)()`"
                     : (stop.method == "cancel" ? "cancelling" : "calling \(stop.method)() on") + " `\(stop.typeName)`"),
@@ -115,7 +131,10 @@ extension AsyncFormPlanner {
     }
 
     /// When the stream ends, for its documentation.
-    func streamNote(_ site: FunctionSite, shape: HandlerShape, ending: StreamEnding?, stops: String) -> String {
+    func streamNote(
+        _ site: FunctionSite, shape: HandlerShape, ending: StreamEnding?, stops: String,
+        finish: FinishEventRule.Verdict = .notARequest
+    ) -> String {
         let completion = ending.flatMap { ending -> String? in
             guard case .completion = ending.kind else { return nil }
             return site.parameters[ending.index].label ?? site.parameters[ending.index].name
@@ -125,18 +144,66 @@ extension AsyncFormPlanner {
             finishes =
                 ", when the operation ends (`\(completion)` is called: the loop then throws the error it receives, if any)"
                 + (shape.carriesError ? ", or when a value reports an error, which the loop throws" : "")
+        } else if case .finishes(let event) = finish {
+            finishes = ", when the request finishes (`\(event.selector)` is called; that end cancels nothing)"
         } else if case .value = shape, ending == nil {
             finishes = ""
         } else {
             finishes = ", or when the operation reports an error, which the loop throws"
         }
-        finishes +=
-            completion.map {
-                "; when the library releases the handlers without calling `\($0)`, the loop throws "
-                    + "`AbandonedPromiseError`"
-            } ?? "; it also ends when the library releases the handler, since no more values can come"
+        if case .undetermined = finish {
+            finishes +=
+                "; its type declares no finish event, so the loop ends only when the library releases the handler "
+                + "or its consumer stops"
+        } else {
+            finishes +=
+                completion.map {
+                    "; when the library releases the handlers without calling `\($0)`, the loop throws "
+                        + "`AbandonedPromiseError`"
+                } ?? "; it also ends when the library releases the handler, since no more values can come"
+        }
         return "The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task)"
             + finishes + ". Then it \(stops), which stops the handler."
+    }
+
+    /// The registration of the request's finish event, which ends the stream (without
+    /// cancelling the request, which is over). Its handler runs on the values' queue, or
+    /// hops to it, so that it comes after the values the library queued before it.
+    func finishLines(
+        _ event: FinishEventRule.FinishEvent, handle: String, end: String, queue: (name: String, type: String)?,
+        indent: Int
+    ) -> [String] {
+        var arguments: [String] = []
+        var passesQueue = false
+        for parameter in event.parameters.dropLast() where parameter.isCallbackQueue {
+            let label = parameter.label.map { "\($0): " } ?? ""
+            if let queue, parameter.queueType == queue.type {
+                arguments.append(label + queue.name)
+                passesQueue = true
+            } else {
+                arguments.append(label + parameter.callbackQueueArgument(serialLabel: nil))
+            }
+        }
+        var body = ["\(end).continuation.onTermination = nil", "\(end).continuation.finish()"]
+        if let queue, !passesQueue {
+            body =
+                [queue.name + (queue.type == "OperationQueue" ? ".addOperation {" : ".async {")]
+                + body.map { "    " + $0 } + ["}"]
+        }
+        let closure = HandlerClosure(parameters: Array(repeating: "_", count: event.handlerArity), body: body)
+        let call = CallText(
+            prefix: event.returnsValue ? "_ = " : "", callee: handle + "." + event.name, arguments: arguments,
+            trailing: closure)
+        return ["// The request's end ends the stream."] + call.lines(indent: indent)
+    }
+
+    /// What the report says of a request object's stream.
+    func finishReport(_ finish: FinishEventRule.Verdict) -> String {
+        switch finish {
+        case .notARequest: ""
+        case .finishes(let event): "; ends with the request (`\(event.selector)`)"
+        case .undetermined: "; no finish event declared: ends only when the handler is released or the consumer stops"
+        }
     }
 
     /// The handler that feeds the stream: values are yielded, an error finishes it.

@@ -1,0 +1,107 @@
+import SwiftSyntax
+
+/// A stream form of a request object's hook (`onHTTPResponse(on:perform:) -> Self`, a
+/// progress handler) ends when the request ends: a finish event of the same object, a method
+/// of its type (or a superclass) whose one handler is called once when the request has
+/// finished (`response(queue:completionHandler:)`, `onFinish(_:)`, `whenFinished(_:)`), is
+/// registered beside the hook. Without one, the loop ends only when the library releases the
+/// handler or its consumer stops, and the form says so.
+struct FinishEventRule: Rule {
+    static let summary =
+        "A request object's stream form ends when the request finishes, through a finish handler its type declares."
+
+    /// The finish handler found: its name, parameters and whether it returns something.
+    struct FinishEvent {
+        var name: String
+        var parameters: [Parameter]
+        var returnsValue: Bool
+        /// How many parameters its handler takes.
+        var handlerArity: Int
+
+        var selector: String { name + "(" + parameters.map { ($0.label ?? "_") + ":" }.joined() + ")" }
+    }
+
+    enum Verdict {
+        /// The function does not return its own object: not a request object's hook.
+        case notARequest
+        case finishes(FinishEvent)
+        /// A request object's hook whose type declares no finish handler.
+        case undetermined
+    }
+
+    static let finishWords: Set<String> = ["finish", "finished", "finishes", "done", "end", "ended", "completion"]
+
+    func decide(_ site: FunctionSite, in context: RuleContext) -> Verdict {
+        guard let owner = site.context.ownerName, let returned = site.returnType,
+            text(returned) == "Self" || TypeText.simpleName(returned) == SourceIndex.lastComponent(owner)
+        else { return .notARequest }
+        let index = context.index
+        let types = [owner] + index.allConformances(of: owner).filter { index.typeInfo($0)?.kind == .class }
+        let lowest = context.options.publicOnly ? Access.public : .internal
+        var found: [FinishEvent] = []
+        for type in types {
+            for entry in index.entries(owner: type)
+            where entry.name != site.name && !entry.isStatic && !entry.isAsync && entry.access >= lowest
+                && entry.isolation.globalActor == nil
+            {
+                guard let last = entry.parameters.last, entry.parameters.dropLast().allSatisfy(\.hasDefault),
+                    let closure = ClosureType(last.type, aliases: index.alias), closure.returnsVoid
+                else { continue }
+                let names = ClosureName.words(entry.name)
+                let summary = entry.summary
+                guard
+                    names.contains(where: Self.finishWords.contains)
+                        || ["has finished", "is finished", "finishes", "has completed", "completes"].contains(
+                            where: summary.contains)
+                else { continue }
+                found.append(
+                    FinishEvent(
+                        name: entry.name, parameters: entry.parameters, returnsValue: entry.returnsValue,
+                        handlerArity: closure.parameters.count))
+            }
+        }
+        guard
+            let best = found.min(by: {
+                ($0.parameters.count, $0.name.count, $0.name) < ($1.parameters.count, $1.name.count, $1.name)
+            })
+        else { return .undetermined }
+        return .finishes(best)
+    }
+
+    static let examples: [RuleExample] = [
+        RuleExample(
+            "a request's hook ends with the request: its `response` handler, called once it has finished, finishes the stream",
+            before: """
+                import Dispatch
+                open class Request: @unchecked Sendable {
+                    public func cancel() {}
+                    /// Calls `handler` with each redirect.
+                    public func onRedirect(on queue: DispatchQueue = .main, perform handler: @escaping @Sendable (String) -> Void) -> Self { self }
+                    /// Adds a handler to be called once the request has finished.
+                    public func response(queue: DispatchQueue = .main, completionHandler: @escaping @Sendable (Int) -> Void) -> Self { self }
+                }
+                """,
+            function: "Request.onRedirect(on:perform:)",
+            after: .generated([
+                #"let queue2 = DispatchQueue(label: "Request.onRedirect")"#,
+                "let handle = onRedirect(on: queue2) { value in",
+                "_ = handle.response(queue: queue2) { _ in",
+                "end.continuation.onTermination = nil",
+                "(`response(queue:completionHandler:)` is called; that end cancels nothing)",
+            ])),
+        RuleExample(
+            "a request whose type declares no finish handler: the form says when its loop ends",
+            before: """
+                import Dispatch
+                open class Request: @unchecked Sendable {
+                    public func cancel() {}
+                    /// Calls `handler` with each redirect.
+                    public func onRedirect(on queue: DispatchQueue = .main, perform handler: @escaping @Sendable (String) -> Void) -> Self { self }
+                }
+                """,
+            function: "Request.onRedirect(on:perform:)",
+            after: .generated(
+                ["declares no finish event, so the loop ends only when the library releases"],
+                absent: ["response("])),
+    ]
+}
