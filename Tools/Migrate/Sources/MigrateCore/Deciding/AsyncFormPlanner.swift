@@ -63,10 +63,7 @@ struct AsyncFormPlanner {
                 ending: StreamEnding(index: pair.completion, kind: .completion(end)), reason: pair.reason)
         }
         if let receiver = MultiShotRule.receiver(site, handlers: handlerIndices, in: context) {
-            return .skipped(
-                .eventHandler,
-                "`\(receiver)` receives the events, before other handlers: a subscription with a receiver has no "
-                    + "stream form yet")
+            return subscriptionPlan(site, receiver: receiver, handlers: handlerIndices)
         }
         if let multiShot = multiShotReason(site, handlerNames: handlerNames) {
             return multiShotPlan(site, handlers: handlers, reason: multiShot)

@@ -4,6 +4,9 @@ import SwiftSyntax
 extension SourceIndex {
     func add(_ file: SourceFileSyntax, isInterface: Bool = false) {
         var walker = DeclarationWalker()
+        walker.onImport = { [self] node, _ in
+            if !isInterface { importedModules.insert(text(node.path)) }
+        }
         walker.onOwner = { [self] decl, owner, _ in
             if isInterface, owner.kind != .extension, types[owner.qualifiedName] != nil { return }
             if owner.kind == .extension {

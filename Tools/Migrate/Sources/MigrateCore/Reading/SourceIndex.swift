@@ -128,6 +128,8 @@ final class SourceIndex {
     }
 
     var types: [String: TypeInfo] = [:]
+    /// The modules the sources import (not the interfaces').
+    var importedModules: Set<String> = []
     var typesBySimpleName: [String: TypeInfo] = [:]
     var functions: [FunctionKey: [FunctionEntry]] = [:]
     /// The same, by owner.

@@ -39,7 +39,7 @@ struct MultiShotRule: Rule {
     /// A subscription's receiver (`subscribe(to:messageReceiver:onSubscribe:onUnsubscribe:)`):
     /// an escaping handler named for the messages or events it receives, followed by other
     /// handlers. The report names it, not the last handler, as the source of the events.
-    static func receiver(_ site: FunctionSite, handlers: [Int], in context: RuleContext) -> String? {
+    static func receiver(_ site: FunctionSite, handlers: [Int], in context: RuleContext) -> Int? {
         guard handlers.count >= 2 else { return nil }
         for index in handlers.dropLast() {
             let parameter = site.parameters[index]
@@ -47,7 +47,7 @@ struct MultiShotRule: Rule {
             guard context.handlerType(parameter)?.isEscaping == true,
                 words.contains(where: { ["receiver", "message", "messages", "subscriber", "listener"].contains($0) })
             else { continue }
-            return parameter.label ?? parameter.name
+            return index
         }
         return nil
     }
@@ -73,7 +73,7 @@ struct MultiShotRule: Rule {
                 }
                 """,
             function: "Client.subscribe(to:messageReceiver:onSubscribe:onUnsubscribe:)",
-            after: .skipped(.eventHandler, "`messageReceiver` receives the events")),
+            after: .skipped(.eventHandler, "`messageReceiver` receives the messages, and nothing it returns confirms")),
         RuleExample(
             "a flag that makes the handler multi-shot is set to its one-shot value, and not kept",
             before: """

@@ -92,7 +92,7 @@ public enum RuleCatalog {
             AccessRule.self, ParameterRule.self, HookRule.self, MultiShotRule.self, ObserverRule.self,
             CounterpartRule.self,
             CallClashRule.self, CaptureRule.self, CancellationRule.self, ValuesAndCompletionRule.self, ShapeRule.self,
-            IsolationRule.self, FutureRule.self, ForeignFutureRule.self, DocumentationRule.self,
+            IsolationRule.self, FutureRule.self, ForeignFutureRule.self, DocumentationRule.self, SubscriptionRule.self,
             FinishEventRule.self,
         ]
     }

@@ -54,9 +54,7 @@ extension AsyncFormPlanner {
             returnType: valueText,
             whereRequirements: whereRequirements(site),
             body: body)
-        let memberKey =
-            site.name + "(" + site.parameters.map { ($0.label ?? "_") + ":" + text($0.type) }.joined(separator: ",")
-            + ")"
+        let memberKey = formKey(site, site.parameters)
         return .generated(
             GeneratedMember(
                 site: site, lines: declaration.lines(indent: site.memberIndent),

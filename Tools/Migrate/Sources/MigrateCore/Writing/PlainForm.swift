@@ -64,9 +64,7 @@ extension AsyncFormPlanner {
             whereRequirements: whereRequirements(site)
                 + (sendsValue ? [] : site.sendableRequirements(for: shape.valueTypes)),
             body: body)
-        let memberKey =
-            site.name + "(" + keptParameters.map { ($0.label ?? "_") + ":" + text($0.type) }.joined(separator: ",")
-            + ")"
+        let memberKey = formKey(site, keptParameters)
         var note = shape.name
         if sendsValue { note += ", sending (the value is not known to be Sendable)" }
         if let handleNote { note += "; " + handleNote.report }

@@ -19,6 +19,11 @@ extension AsyncFormPlanner {
         site.decl.genericWhereClause?.requirements.map { text($0.with(\.trailingComma, nil)) } ?? []
     }
 
+    /// `name(label:Type,...)` of a form with these parameters: what tells two forms apart.
+    func formKey(_ site: FunctionSite, _ parameters: [Parameter]) -> String {
+        site.name + "(" + parameters.map { ($0.label ?? "_") + ":" + text($0.type) }.joined(separator: ",") + ")"
+    }
+
     func ownerKey(_ site: FunctionSite) -> String {
         (site.context.ownerName ?? "") + "|" + site.context.conditions.map(\.text).joined(separator: "&&") + "|"
     }

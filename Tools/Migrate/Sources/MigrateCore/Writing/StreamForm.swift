@@ -116,9 +116,7 @@ extension AsyncFormPlanner {
             returnType: "AsyncThrowingStream<\(elementText), any Error>",
             whereRequirements: whereRequirements(site) + site.sendableRequirements(for: [element]),
             body: body)
-        let memberKey =
-            site.name + "(" + keptParameters.map { ($0.label ?? "_") + ":" + text($0.type) }.joined(separator: ",")
-            + ")"
+        let memberKey = formKey(site, keptParameters)
         return GeneratedMember(
             site: site, lines: declaration.lines(indent: site.memberIndent),
             signatureKey: ownerKey(site) + memberKey, memberKey: memberKey,

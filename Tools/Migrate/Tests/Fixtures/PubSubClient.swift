@@ -1,0 +1,66 @@
+// A publish/subscribe client in the style of a database client's: a subscription's
+// messages reach a receiver closure, the future the call returns confirms it (or fails),
+// and `unsubscribe(from:)` with the same channels removes it. The tests drive the stream
+// form futurebridge-migrate generated in PubSubClient+Async.swift.
+import Foundation
+import FutureBridge
+
+/// The failure of a subscription the server refuses.
+public struct PubSubError: Error, Equatable, Sendable {
+    public var channel: String
+
+    public init(channel: String) {
+        self.channel = channel
+    }
+}
+
+/// A client whose subscriptions are held in memory; `publish(_:to:)` delivers a message.
+public final class PubSubClient: @unchecked Sendable {
+    // Every field is read and written under `lock`: the class is Sendable.
+    private let lock = NSLock()
+    private var receivers: [String: [@Sendable (String, String) -> Void]] = [:]
+
+    public init() {}
+
+    /// Subscribes to `channels`. A channel named `forbidden` is refused.
+    ///
+    /// - Parameters:
+    ///   - channels: The channels to subscribe to.
+    ///   - receiver: Called with the channel and the message, for each message published.
+    ///   - subscribeHandler: Called with each channel once its subscription is active.
+    /// - Returns: A future that succeeds once the subscription is registered, or fails with
+    ///   `PubSubError`.
+    public func subscribe(
+        to channels: [String], messageReceiver receiver: @escaping @Sendable (String, String) -> Void,
+        onSubscribe subscribeHandler: (@Sendable (String) -> Void)? = nil
+    ) -> Future<Void> {
+        if let refused = channels.first(where: { $0 == "forbidden" }) {
+            return Future { promise in promise.fail(PubSubError(channel: refused)) }
+        }
+        lock.withLock {
+            for channel in channels { receivers[channel, default: []].append(receiver) }
+        }
+        for channel in channels { subscribeHandler?(channel) }
+        return Future { promise in promise.succeed(()) }
+    }
+
+    /// Unsubscribes from `channels`: their receivers are released.
+    ///
+    /// - Returns: A future that succeeds once the subscriptions are removed.
+    public func unsubscribe(from channels: [String]) -> Future<Void> {
+        lock.withLock {
+            for channel in channels { receivers[channel] = nil }
+        }
+        return Future { promise in promise.succeed(()) }
+    }
+
+    /// Delivers `message` to the receivers of `channel`, in order.
+    public func publish(_ message: String, to channel: String) {
+        for receiver in lock.withLock({ receivers[channel] ?? [] }) { receiver(channel, message) }
+    }
+
+    /// How many receivers `channel` has.
+    public func subscriberCount(_ channel: String) -> Int {
+        lock.withLock { receivers[channel]?.count ?? 0 }
+    }
+}
