@@ -31,6 +31,28 @@ struct GoldenTests {
         #expect(result.generatedCount == 0)
     }
 
+    @Test("Every generated file that needs StreamEnd carries the same small copy of it")
+    func streamEndCopies() throws {
+        var copies: [String: [String]] = [:]
+        for directory in [Paths.fixtures, Paths.grdbWrappers] {
+            let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
+            while let url = files?.nextObject() as? URL {
+                guard url.lastPathComponent.hasSuffix("+Async.swift") else { continue }
+                let lines = try String(contentsOf: url, encoding: .utf8).split(
+                    separator: "\n", omittingEmptySubsequences: false)
+                guard let start = lines.firstIndex(where: { $0.hasPrefix("private final class StreamEnd") }) else {
+                    continue
+                }
+                let end = try #require(lines[start...].firstIndex(of: "}"))
+                copies[url.lastPathComponent] = lines[(start - 2)...end].map(String.init)
+            }
+        }
+        #expect(copies.count >= 5)
+        let first = try #require(copies.values.first)
+        #expect(first.count <= 25)
+        for (file, copy) in copies { #expect(copy == first, "\(file)") }
+    }
+
     @Test("GRDB's public API: async forms compiled against GRDB (GRDBWrappers target)")
     func grdbPublicForms() throws {
         let sources = try #require(Paths.grdbSources, "GRDB's checkout was not found; see Paths.grdbSources")

@@ -13,25 +13,21 @@ import GRDB
     import Combine
 #endif
 
-/// Feeds a stream form's stream, and ends it when the library releases the handlers that
-/// hold it: no more values can come. A stream that a completion was to end, and that
-/// never got it, throws `AbandonedPromiseError` naming the line that made it. It may be
-/// released on any thread, with the library's locks held.
+/// Ends a stream form's stream when the library releases the handlers that feed it (no
+/// more values can come), throwing `AbandonedPromiseError` if a completion was due.
 private final class StreamEnd<Element: Sendable>: Sendable {
     let continuation: AsyncThrowingStream<Element, any Error>.Continuation
     private let abandoned: AbandonedPromiseError?
 
     init(
-        _ continuation: AsyncThrowingStream<Element, any Error>.Continuation,
-        abandoned: AbandonedPromiseError? = nil
+        _ continuation: AsyncThrowingStream<Element, any Error>.Continuation, abandoned: AbandonedPromiseError? = nil
     ) {
         self.continuation = continuation
         self.abandoned = abandoned
     }
 
     deinit {
-        // The library let the handlers go: the operation is over, so the stream's end stops
-        // nothing (and does not call back into a library that may release them under its lock).
+        // The operation is over: ending the stream must not call back into the library.
         continuation.onTermination = nil
         if let abandoned {
             continuation.finish(throwing: abandoned)
