@@ -243,6 +243,8 @@ extension LegacyStore {
 
     /// Async form of `download(id:completion:)`.
     ///
+    /// Downloads a blob.
+    ///
     /// Cancelling the awaiting task calls `cancel()` on the `Operation` that `download(id:completion:)`
     /// returns.
     ///
@@ -323,6 +325,8 @@ extension LegacyStore {
     }
 
     /// Async form of `refresh(completion:)`.
+    ///
+    /// Refreshes.
     ///
     /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
     /// dropped (the `Timer` that `refresh(completion:)` returns is not known to be a cancel handle).

@@ -38,6 +38,19 @@ struct DocumentationRule: DocumentedRule {
             function: "API.fetch(id:completion:)",
             after: .generated(["/// The user is cached."], absent: ["on the returned task"])),
         RuleExample(
+            "a clause about the returned handle goes; the rest of its sentence stays",
+            before: """
+                public final class Operation: Sendable { public func cancel() {} }
+                public final class API: Sendable {
+                    /// Downloads a blob; returns the operation, which cancels the download.
+                    public func download(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) -> Operation {
+                        Operation()
+                    }
+                }
+                """,
+            function: "API.download(completion:)",
+            after: .generated(["/// Downloads a blob.\n"], absent: ["returns the operation"])),
+        RuleExample(
             "a block comment's handler line and its continuation go, with a blank line before the note",
             before: """
                 public final class Ticket: Sendable { public func cancel() {} }

@@ -57,12 +57,22 @@ extension AsyncFormPlanner {
                 sentences[sentences.count - 1] += (sentences[sentences.count - 1].isEmpty ? "" : " ") + word
                 if let last = word.last, ".!?".contains(last) { sentences.append("") }
             }.filter { !$0.isEmpty }
-            let kept = sentences.filter { sentence in
-                let lower = sentence.lowercased()
-                return !(lower.contains("cancel") && lower.contains("return"))
+            // Clause by clause: "Downloads a blob; returns the operation, which cancels it." keeps
+            // "Downloads a blob."
+            var changed = false
+            let kept = sentences.compactMap { sentence -> String? in
+                let clauses = sentence.components(separatedBy: "; ")
+                let remaining = clauses.filter { clause in
+                    let lower = clause.lowercased()
+                    return !(lower.contains("cancel") && lower.contains("return"))
+                }
+                if remaining.count == clauses.count { return sentence }
+                changed = true
+                guard var text = remaining.isEmpty ? nil : remaining.joined(separator: "; ") else { return nil }
+                if let last = text.last, !".!?".contains(last) { text += "." }
+                return text
             }
-            result +=
-                kept.count == sentences.count ? paragraph : kept.isEmpty ? [] : wrapped(kept.joined(separator: " "))
+            result += !changed ? paragraph : kept.isEmpty ? [] : wrapped(kept.joined(separator: " "))
         }
         var inCallout = false
         for line in lines {
