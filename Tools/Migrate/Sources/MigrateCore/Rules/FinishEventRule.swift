@@ -29,6 +29,9 @@ struct FinishEventRule: Rule {
         case undetermined
     }
 
+    /// Verbs that do what they say: a method named so is not registered to watch.
+    static let actions: Set<String> = ["finish", "end", "complete", "close", "cancel", "stop", "terminate", "abort"]
+
     static let finishWords: Set<String> = ["finish", "finished", "finishes", "done", "end", "ended", "completion"]
 
     func decide(_ site: FunctionSite, in context: RuleContext) -> Verdict {
@@ -48,6 +51,8 @@ struct FinishEventRule: Rule {
                     let closure = ClosureType(last.type, aliases: index.alias), closure.returnsVoid
                 else { continue }
                 let names = ClosureName.words(entry.name)
+                // `finish(completion:)`, `end(_:)`: an action that ends the request, not an event.
+                guard let first = names.first, !Self.actions.contains(first) else { continue }
                 let summary = entry.summary
                 guard
                     names.contains(where: Self.finishWords.contains)
@@ -90,11 +95,13 @@ struct FinishEventRule: Rule {
                 "(`response(queue:completionHandler:)` is called; that end cancels nothing)",
             ])),
         RuleExample(
-            "a request whose type declares no finish handler: the form says when its loop ends",
+            "a request whose type declares no finish handler (`finish(completion:)` is an action): the form says when its loop ends",
             before: """
                 import Dispatch
                 open class Request: @unchecked Sendable {
                     public func cancel() {}
+                    /// Finishes the upload; calls `completion` once it has finished.
+                    public func finish(completion: @escaping @Sendable () -> Void) -> Self { self }
                     /// Calls `handler` with each redirect.
                     public func onRedirect(on queue: DispatchQueue = .main, perform handler: @escaping @Sendable (String) -> Void) -> Self { self }
                 }
@@ -102,6 +109,6 @@ struct FinishEventRule: Rule {
             function: "Request.onRedirect(on:perform:)",
             after: .generated(
                 ["declares no finish event, so the loop ends only when the library releases"],
-                absent: ["response("])),
+                absent: ["response(", "handle.finish"])),
     ]
 }
