@@ -42,9 +42,11 @@ public struct CallMigrator: Sendable {
                     name: call.name, argumentLabels: call.labels, trailingClosure: call.node.trailingClosure != nil)
                 guard let entry = matches.first?.0 else { continue }
                 let line = writer.converter.location(for: call.node.positionAfterSkippingLeadingTrivia).line
-                let rewrite = CallRewrite(
+                var rewrite = CallRewrite(
                     call: call.node, file: input.path, line: line, context: CallContext(of: call.node, index: index),
                     matches: matches)
+                rewrite.declaringOwners = counterparts.declaringOwners(
+                    name: call.name, argumentLabels: call.labels, trailingClosure: call.node.trailingClosure != nil)
                 var outcome: CallOutcome
                 // A file that does not parse is never edited: the rewrite could lose what it misread.
                 let step = tree.hasError ? .leave(.syntaxErrors, "the file is not edited") : planner.plan(rewrite)

@@ -11,6 +11,10 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await AsyncContextRule1.Before().run(api: $0, trace: $1) },
         after: { await AsyncContextRule1.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
+        name: "ReceiverTypeRule: two types declare `load(id:completion:)`: the parameter's type picks `FakeAPI`'s",
+        before: { await ReceiverTypeRule1.Before().run(api: $0, trace: $1) },
+        after: { await ReceiverTypeRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
         name: "CounterpartCallRule: the API's own async function: the call awaits that one",
         before: { await CounterpartCallRule1.Before().run(api: $0, trace: $1) },
         after: { await CounterpartCallRule1.After().run(api: $0, trace: $1) }),
@@ -109,6 +113,31 @@ enum AsyncContextRule1 {
                     trace.failed(error)
                 }
             }.value
+        }
+    }
+}
+
+enum ReceiverTypeRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            api.load(id: 1) { result in
+                if case .success(let user) = result {
+                    trace.log("loaded \(user)")
+                } else {
+                    trace.log("none")
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let user = try await api.load(id: 1)
+                trace.log("loaded \(user)")
+            } catch {
+                trace.log("none")
+            }
         }
     }
 }

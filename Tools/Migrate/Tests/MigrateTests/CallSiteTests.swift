@@ -6,10 +6,13 @@ import Testing
 enum CallSiteFixtures {
     static let directory = Paths.package.appendingPathComponent("Tests/CallSiteTraces")
 
-    /// The fake API's sources: the context every example's calls are read with.
+    /// The fake API's sources, and an unrelated type with a method of the same name: the
+    /// context every example's calls are read with.
     static func api() throws -> [SourceInput] {
-        let url = directory.appendingPathComponent("FakeAPI.swift")
-        return [SourceInput(path: "FakeAPI.swift", text: try String(contentsOf: url, encoding: .utf8))]
+        try ["FakeAPI.swift", "FakeCache.swift"].map { name in
+            let url = directory.appendingPathComponent(name)
+            return SourceInput(path: name, text: try String(contentsOf: url, encoding: .utf8))
+        }
     }
 
     /// The tool's rewrite of a program, and its report.

@@ -6,8 +6,8 @@ struct CallSitePlanner {
 
     private static var rules: [any CallRule] {
         [
-            AsyncContextRule(), CounterpartCallRule(), KeptHandleRule(), StatementOrderRule(), MainQueueHopRule(),
-            WeakSelfRule(), ResultHandlerRule(), OptionalValueErrorRule(), ErrorOnlyRule(),
+            AsyncContextRule(), ReceiverTypeRule(), CounterpartCallRule(), KeptHandleRule(), StatementOrderRule(),
+            MainQueueHopRule(), WeakSelfRule(), ResultHandlerRule(), OptionalValueErrorRule(), ErrorOnlyRule(),
             ValueHandlerRule(),
         ]
     }

@@ -2,6 +2,8 @@
 public enum LeaveReason: String, CaseIterable, Sendable, Comparable {
     case notAsync = "not in an async context"
     case ambiguous = "several functions match the call"
+    case receiverUnknown = "receiver's type unknown"
+    case otherReceiver = "receiver of another type"
     case multiShot = "multi-shot handler"
     case scoped = "value may not leave the callback"
     case handlerNotClosure = "handler is not a closure written at the call"

@@ -42,12 +42,16 @@ struct AsyncCounterparts {
     }
 
     private var entries: [String: [Entry]] = [:]
+    /// Every function that takes a handler last, with a counterpart or not, by name: the
+    /// owners a call by name and labels may reach (nil for a free function).
+    private var declarers: [String: [(owner: String?, parameters: [Parameter], handler: Int)]] = [:]
 
     /// Plans every function of `files` (the module and its context) as the generator does,
     /// and keeps those whose plan is an async form or an existing async counterpart.
     init(files: [SourceFileSyntax], index: SourceIndex, options: MigrationOptions) {
         let planner = AsyncFormPlanner(index: index, options: options, callSites: CallSites(files: []))
         var entries: [String: [Entry]] = [:]
+        var declarers: [String: [(owner: String?, parameters: [Parameter], handler: Int)]] = [:]
         for file in files {
             var walker = DeclarationWalker()
             walker.onFunction = { decl, context in
@@ -57,10 +61,14 @@ struct AsyncCounterparts {
                 if let entry = Self.entry(site, planner: planner) {
                     entries[site.name, default: []].append(entry)
                 }
+                if let last = site.parameters.indices.last, planner.handlerType(site.parameters[last]) != nil {
+                    declarers[site.name, default: []].append((site.context.ownerName, site.parameters, last))
+                }
             }
             walker.walk(file)
         }
         self.entries = entries
+        self.declarers = declarers
     }
 
     private static func entry(_ site: FunctionSite, planner: AsyncFormPlanner) -> Entry? {
@@ -114,26 +122,48 @@ struct AsyncCounterparts {
         }
     }
 
+    /// The owners (nil for a free function) of every function that takes a handler last and
+    /// that a call of `name` with these argument labels reaches, with an async counterpart or
+    /// not: more than one, and only the receiver's type tells which the call is.
+    func declaringOwners(name: String, argumentLabels: [String?], trailingClosure: Bool) -> [String?] {
+        var owners: [String?] = []
+        for declarer in declarers[name] ?? []
+        where Self.match(
+            declarer.parameters, handler: declarer.handler, argumentLabels: argumentLabels,
+            trailingClosure: trailingClosure) != nil && !owners.contains(declarer.owner)
+        {
+            owners.append(declarer.owner)
+        }
+        return owners
+    }
+
     /// For each argument, the index of the parameter it fills; nil when the call does not
     /// reach the function.
     static func match(_ entry: Entry, argumentLabels: [String?], trailingClosure: Bool) -> [Int]? {
+        match(
+            entry.parameters, handler: entry.handler, argumentLabels: argumentLabels, trailingClosure: trailingClosure)
+    }
+
+    private static func match(
+        _ parameters: [Parameter], handler: Int, argumentLabels: [String?], trailingClosure: Bool
+    ) -> [Int]? {
         var labels = argumentLabels
-        if trailingClosure { labels.append(entry.parameters[entry.handler].label) }
+        if trailingClosure { labels.append(parameters[handler].label) }
         var result: [Int] = []
         var parameter = 0
         for label in labels {
-            while parameter < entry.parameters.count, entry.parameters[parameter].label != label {
-                guard entry.parameters[parameter].hasDefault else { return nil }
+            while parameter < parameters.count, parameters[parameter].label != label {
+                guard parameters[parameter].hasDefault else { return nil }
                 parameter += 1
             }
-            guard parameter < entry.parameters.count else { return nil }
+            guard parameter < parameters.count else { return nil }
             result.append(parameter)
             parameter += 1
         }
-        while parameter < entry.parameters.count {
-            guard entry.parameters[parameter].hasDefault else { return nil }
+        while parameter < parameters.count {
+            guard parameters[parameter].hasDefault else { return nil }
             parameter += 1
         }
-        return result.last == entry.handler ? result : nil
+        return result.last == handler ? result : nil
     }
 }

@@ -10,6 +10,9 @@ struct CallRewrite {
     var context: CallContext?
     /// The functions the call may reach, each with the parameter each argument fills.
     var matches: [(AsyncCounterparts.Entry, [Int])]
+    /// The owners of every function taking a handler that the call reaches by name and
+    /// labels, with a counterpart or not (nil for a free function).
+    var declaringOwners: [String?] = []
 
     /// Settled by ``CounterpartCallRule``: the function called and its counterpart...
     var entry: AsyncCounterparts.Entry?
@@ -111,9 +114,9 @@ public struct CallExample: Sendable, CustomStringConvertible {
 public enum CallRuleCatalog {
     public static var all: [any DocumentedCallRule.Type] {
         [
-            AsyncContextRule.self, CounterpartCallRule.self, KeptHandleRule.self, StatementOrderRule.self,
-            MainQueueHopRule.self, WeakSelfRule.self, ResultHandlerRule.self, OptionalValueErrorRule.self,
-            ErrorOnlyRule.self, ValueHandlerRule.self,
+            AsyncContextRule.self, ReceiverTypeRule.self, CounterpartCallRule.self, KeptHandleRule.self,
+            StatementOrderRule.self, MainQueueHopRule.self, WeakSelfRule.self, ResultHandlerRule.self,
+            OptionalValueErrorRule.self, ErrorOnlyRule.self, ValueHandlerRule.self,
         ]
     }
 
