@@ -151,5 +151,42 @@ struct OptionalValueErrorRule: CallRule {
                     }
                 }
                 """)),
+        CallExample(
+            "the value and the error used together, without `if let error { …; return }`: left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    api.fetch(id: 1) { text, error in
+                        trace.log("fetched \\(text ?? "nothing"), failed: \\(error != nil)")
+                    }
+                }
+                """,
+            after: .leftAlone(.handlerPattern, "does not separate its success and failure code")),
+        CallExample(
+            "`if let error` without `return`: the code after it ran on both paths, left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    api.fetch(id: 1) { text, error in
+                        if let error {
+                            trace.failed(error)
+                        }
+                        trace.log("done \\(text ?? "nothing")")
+                    }
+                }
+                """,
+            after: .leftAlone(.handlerPattern, "does not separate its success and failure code")),
+        CallExample(
+            "`if let text { … } else if let error { … }`: neither ran nothing, left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    api.fetch(id: 1) { text, error in
+                        if let text {
+                            trace.log("got \\(text)")
+                        } else if let error {
+                            trace.failed(error)
+                        }
+                    }
+                }
+                """,
+            after: .leftAlone(.handlerPattern, "does not separate its success and failure code")),
     ]
 }
