@@ -54,10 +54,8 @@ public struct CallMigrator: Sendable {
                 case .leave(let reason, let detail):
                     outcome = .leftAlone(reason, detail)
                 case .proceed(let settled):
-                    if let edit = writer.edit(settled),
-                        !edits.contains(where: { $0.first <= edit.last && edit.first <= $0.last })
-                    {
-                        edits.append(edit)
+                    if let new = writer.edits(settled), !new.contains(where: { overlaps($0, edits) }) {
+                        edits += new
                         outcome = .converted(notes: settled.notes)
                     } else {
                         outcome = .leftAlone(.handlerPattern, "the call shares its lines with other code")
@@ -75,6 +73,11 @@ public struct CallMigrator: Sendable {
         }
         return CallMigrationResult(files: files, entries: entries)
     }
+}
+
+/// Whether `edit` touches a line one of `edits` replaces.
+private func overlaps(_ edit: LineEdit, _ edits: [LineEdit]) -> Bool {
+    edits.contains { $0.first <= edit.last && edit.first <= $0.last }
 }
 
 /// Every call by name (`f(…)`, `x.f(…)`), with its argument labels before a trailing closure.

@@ -7,6 +7,10 @@ import Foundation
 
 public let callSitePrograms: [CallSiteProgram] = [
     CallSiteProgram(
+        name: "ExpectationTestRule: a test that waits for the handler becomes async throws",
+        before: { ExpectationTestRule1.Before().run(api: $0, trace: $1) },
+        after: { _ = try? await ExpectationTestRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
         name: "AsyncContextRule: a call in a Task.detached body is rewritten (the task's closure is async)",
         before: { await AsyncContextRule1.Before().run(api: $0, trace: $1) },
         after: { await AsyncContextRule1.After().run(api: $0, trace: $1) }),
@@ -87,6 +91,35 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await ValueHandlerRule2.Before().run(api: $0, trace: $1) },
         after: { await ValueHandlerRule2.After().run(api: $0, trace: $1) }),
 ]
+
+enum ExpectationTestRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            let done = expectation(description: "load")
+            api.load(id: 1) { result in
+                switch result {
+                case .success(let user):
+                    trace.log("loaded \(user)")
+                case .failure(let error):
+                    trace.failed(error)
+                }
+                done.fulfill()
+            }
+            wait(for: [done], timeout: 1)
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async throws {
+            do {
+                let user = try await api.load(id: 1)
+                trace.log("loaded \(user)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+}
 
 enum AsyncContextRule1 {
     struct Before {

@@ -31,12 +31,15 @@ enum CallSiteFixtures {
             counts[rule, default: 0] += 1
             let name = "\(rule)\(counts[rule]!)"
             let after = try rewrite(example.before).text
+            // An XCTest-style program is synchronous before, `async throws` after.
+            let before = example.before.contains("trace: Trace) async") ? "await " : ""
+            let awaited = after.contains("trace: Trace) async throws") ? "_ = try? await " : "await "
             registry.append(
                 """
                     CallSiteProgram(
                         name: "\(rule): \(example.name)",
-                        before: { await \(name).Before().run(api: $0, trace: $1) },
-                        after: { await \(name).After().run(api: $0, trace: $1) }),
+                        before: { \(before)\(name).Before().run(api: $0, trace: $1) },
+                        after: { \(awaited)\(name).After().run(api: $0, trace: $1) }),
                 """)
             types.append(
                 """

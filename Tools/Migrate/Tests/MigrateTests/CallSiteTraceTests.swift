@@ -59,7 +59,9 @@ struct CallSiteTraceTests {
         let failure = Self.programEvents(failing)
         // A handler released uncalled: before, nothing ever runs (a caller waiting on it hangs);
         // after, the failure code runs with AbandonedPromiseError.
-        #expect(Self.programEvents(await Self.trace(program.before, .dropped)).isEmpty)
+        if !Self.waitsForExpectation(program, .dropped) {
+            #expect(Self.programEvents(await Self.trace(program.before, .dropped)).isEmpty)
+        }
         // (A handler that receives no error has no failure code: nothing runs, as before.)
         let hasFailureCode = failing.contains { $0.hasPrefix("api:") && $0.contains(" fails ") }
         let abandoned = Self.programEvents(await Self.trace(program.after, .dropped))
@@ -75,7 +77,9 @@ struct CallSiteTraceTests {
         guard !program.name.contains("Task") else { return }
         // The awaiting task cancelled: before, the code runs on as if nothing happened; after,
         // the failure code runs with CancellationError, and an operation with a handle is cancelled.
-        #expect(Self.programEvents(await Self.trace(program.before, .held)) == value)
+        if !Self.waitsForExpectation(program, .held) {
+            #expect(Self.programEvents(await Self.trace(program.before, .held)) == value)
+        }
         let cancelled = await Self.trace(program.after, .held)
         #expect(
             Self.programEvents(cancelled)
@@ -87,15 +91,27 @@ struct CallSiteTraceTests {
         }
     }
 
+    /// An XCTest-style program (``ExpectationTestRule``): before its rewrite, a handler
+    /// released uncalled or held makes XCTest's `wait` time out and fail the test; the
+    /// stand-in `wait` would wait for ever, so those runs are not made (see `FakeExpectation`).
+    static func waitsForExpectation(_ program: CallSiteProgram, _ outcome: Outcome) -> Bool {
+        program.name.hasPrefix("ExpectationTestRule") && (outcome == .dropped || outcome == .held)
+    }
+
     @Test("Every trace, checked in (Tests/Golden/CallSiteTraces.txt)")
     func traces() async throws {
         var text = ""
         for program in callSitePrograms {
             text += "\(program.name)\n"
             for outcome in Outcome.allCases where outcome != .held || !program.name.contains("Task") {
-                let before = await Self.trace(program.before, outcome)
                 let after = await Self.trace(program.after, outcome)
                 text += "  \(outcome.rawValue):\n"
+                if Self.waitsForExpectation(program, outcome) {
+                    text += "    before  (XCTest's wait times out: the test fails)\n"
+                    text += after.map { "    after   \($0)\n" }.joined()
+                    continue
+                }
+                let before = await Self.trace(program.before, outcome)
                 if before == after {
                     text += before.map { "    same    \($0)\n" }.joined()
                 } else {

@@ -6,9 +6,9 @@ struct CallSitePlanner {
 
     private static var rules: [any CallRule] {
         [
-            AsyncContextRule(), ReceiverTypeRule(), CounterpartCallRule(), KeptHandleRule(), StatementOrderRule(),
-            MainQueueHopRule(), WeakSelfRule(), ResultHandlerRule(), OptionalValueErrorRule(), ErrorOnlyRule(),
-            ValueHandlerRule(),
+            ExpectationTestRule(), AsyncContextRule(), ReceiverTypeRule(), CounterpartCallRule(), KeptHandleRule(),
+            StatementOrderRule(), MainQueueHopRule(), WeakSelfRule(), ResultHandlerRule(), OptionalValueErrorRule(),
+            ErrorOnlyRule(), ValueHandlerRule(),
         ]
     }
 

@@ -14,6 +14,7 @@ public enum LeaveReason: String, CaseIterable, Sendable, Comparable {
     case handlerPattern = "handler not in a known pattern"
     case failureType = "typed failure"
     case syntaxErrors = "file with syntax errors"
+    case expectation = "test expectation"
 
     public static func < (lhs: LeaveReason, rhs: LeaveReason) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -20,6 +20,40 @@ struct CallSiteWriter {
         self.lines = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
+    /// The call's edit, and for a test waiting on an expectation (``ExpectationTest``) the
+    /// method made `async throws` and the expectation's and the wait's lines removed.
+    func edits(_ rewrite: CallRewrite) -> [LineEdit]? {
+        guard let call = edit(rewrite) else { return nil }
+        guard let test = rewrite.expectation else { return [call] }
+        var result = [call]
+        for item in [test.declaration, test.wait] {
+            guard let lines = ownLines(item) else { return nil }
+            result.append(LineEdit(first: lines.lowerBound, last: lines.upperBound, lines: []))
+        }
+        // `func test() {` → `func test() async throws {` (`throws` already there: ` async` before it).
+        let parameters = test.function.signature.parameterClause
+        let end = converter.location(for: parameters.endPositionBeforeTrailingTrivia)
+        let line = Array(lines[end.line - 1].utf8)
+        guard end.column - 1 <= line.count else { return nil }
+        let effects = test.function.signature.effectSpecifiers?.throwsClause == nil ? " async throws" : " async"
+        let text =
+            String(decoding: line[..<(end.column - 1)], as: UTF8.self) + effects
+            + String(decoding: line[(end.column - 1)...], as: UTF8.self)
+        result.append(LineEdit(first: end.line - 1, last: end.line - 1, lines: [text]))
+        return result
+    }
+
+    /// The lines of a statement alone on them (nothing else before or after it), 0-based.
+    private func ownLines(_ item: CodeBlockItemSyntax) -> ClosedRange<Int>? {
+        let start = converter.location(for: item.positionAfterSkippingLeadingTrivia)
+        let end = converter.location(for: item.endPositionBeforeTrailingTrivia)
+        let first = lines[start.line - 1]
+        guard first.prefix(while: { $0 == " " || $0 == "\t" }).count == start.column - 1,
+            lines[end.line - 1].utf8.count == end.column - 1
+        else { return nil }
+        return (start.line - 1)...(end.line - 1)
+    }
+
     func edit(_ rewrite: CallRewrite) -> LineEdit? {
         guard let statement = rewrite.statement, let branches = rewrite.branches, let entry = rewrite.entry else {
             return nil

@@ -13,6 +13,8 @@ struct CallRewrite {
     /// The owners of every function taking a handler that the call reaches by name and
     /// labels, with a counterpart or not (nil for a free function).
     var declaringOwners: [String?] = []
+    /// Settled by ``ExpectationTestRule``: the test method's expectation, whose lines go.
+    var expectation: ExpectationTest?
 
     /// Settled by ``CounterpartCallRule``: the function called and its counterpart...
     var entry: AsyncCounterparts.Entry?
@@ -114,9 +116,9 @@ public struct CallExample: Sendable, CustomStringConvertible {
 public enum CallRuleCatalog {
     public static var all: [any DocumentedCallRule.Type] {
         [
-            AsyncContextRule.self, ReceiverTypeRule.self, CounterpartCallRule.self, KeptHandleRule.self,
-            StatementOrderRule.self, MainQueueHopRule.self, WeakSelfRule.self, ResultHandlerRule.self,
-            OptionalValueErrorRule.self, ErrorOnlyRule.self, ValueHandlerRule.self,
+            ExpectationTestRule.self, AsyncContextRule.self, ReceiverTypeRule.self, CounterpartCallRule.self,
+            KeptHandleRule.self, StatementOrderRule.self, MainQueueHopRule.self, WeakSelfRule.self,
+            ResultHandlerRule.self, OptionalValueErrorRule.self, ErrorOnlyRule.self, ValueHandlerRule.self,
         ]
     }
 

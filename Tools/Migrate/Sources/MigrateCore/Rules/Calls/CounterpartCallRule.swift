@@ -54,7 +54,8 @@ struct CounterpartCallRule: CallRule {
         rewrite.entry = entry
         rewrite.argumentParameters = parameters
         rewrite.handler = handler
-        rewrite.body = Array(handler.statements)
+        // A test's `fulfill()` goes with the expectation (``ExpectationTestRule``).
+        rewrite.body = Array(handler.statements).filter { $0.id != rewrite.expectation?.fulfill.id }
         return .proceed(rewrite)
     }
 

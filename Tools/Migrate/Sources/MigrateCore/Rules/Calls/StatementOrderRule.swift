@@ -15,7 +15,8 @@ struct StatementOrderRule: CallRule {
             if let item = node.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self) {
                 let items = Array(list)
                 let position = items.firstIndex { $0.id == item.id } ?? items.count - 1
-                let after = items.count - position - 1
+                // A test's `wait` for the handler goes with the call (``ExpectationTestRule``).
+                let after = items[(position + 1)...].filter { $0.id != rewrite.expectation?.wait.id }.count
                 if after > 0 {
                     let first = items[position + 1].trimmedDescription.prefix { $0 != "\n" }
                     return .leave(
