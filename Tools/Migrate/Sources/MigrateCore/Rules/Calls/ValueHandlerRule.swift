@@ -19,6 +19,13 @@ struct ValueHandlerRule: CallRule {
             return .proceed(rewrite)
         }
         switch entry.shape {
+        case .value(let type) where type.trimmedDescription == "Bool" && entry.kind != .generated:
+            // `save(completion: (Bool) -> Void)` beside the API's own `save() async throws`: `false`
+            // may now be a thrown error (and `let ok = try await save()` would not compile).
+            return .leave(
+                .handlerPattern,
+                "a `(Bool)` handler whose counterpart is the API's own async function: whether it returns the `Bool` "
+                    + "or throws where `false` was passed is not known")
         case .value where names.count <= 1:
             let name = names.first.flatMap { $0 == "_" ? nil : $0 }
             rewrite.branches = HandlerBranches(valueName: name, success: rewrite.body, errorName: nil, failure: [])
@@ -36,6 +43,21 @@ struct ValueHandlerRule: CallRule {
     }
 
     static let examples: [CallExample] = [
+        CallExample(
+            "a `(Bool)` handler beside the API's own `async throws` function: left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    let cache = FakeCache()
+                    cache.store("a") { ok in
+                        if ok {
+                            trace.log("stored")
+                        } else {
+                            trace.log("not stored")
+                        }
+                    }
+                }
+                """,
+            after: .leftAlone(.handlerPattern, "whether it returns the `Bool` or throws")),
         CallExample(
             "a value and no error",
             before: """
