@@ -25,11 +25,15 @@ struct LegacyShimTests {
     }
 
     /// After: the module makes a future, and hands out the task that runs it.
+    /// `onFinish` runs after URLSession called the task's completion handler.
     static func download(
-        _ url: URL, in session: URLSession
+        _ url: URL, in session: URLSession, onFinish: @escaping @Sendable () -> Void = {}
     ) -> (future: Future<(Data?, URLResponse?)>, task: URLSessionDataTask) {
         let promise = Promise<(Data?, URLResponse?)>()
-        let task = session.dataTask(with: url, completionHandler: promise.resolve)
+        let task = session.dataTask(with: url) { data, response, error in
+            promise.resolve(data, response, error)
+            onFinish()
+        }
         promise.cancelOnRequest(task.cancel)
         task.resume()
         return (promise.future, task)
@@ -108,7 +112,12 @@ struct LegacyShimTests {
         defer { server.stop() }
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
-        let (future, task) = Self.download(server.url("/held"), in: session)
+        // The test ends only once URLSession has called the task back: a session
+        // invalidated and a server stopped while the cancelled task is still winding down
+        // can stop the process in FoundationNetworking ("a task that is not in the
+        // registry"), as it did once in a later test.
+        let finished = Promise<Void>()
+        let (future, task) = Self.download(server.url("/held"), in: session, onFinish: { finished.succeed() })
         let seen = Promise<(any Error)?>()
         future.deliver(cancelledAs: URLError(.cancelled)) { (_: Data?, _: URLResponse?, error: (any Error)?) in
             seen.succeed(error)
@@ -117,6 +126,7 @@ struct LegacyShimTests {
         let error = try await seen.future.value
         #expect((error as? URLError)?.code == .cancelled)
         #expect(task.state == .canceling || task.state == .completed)  // cancelOnRequest ran task.cancel()
+        _ = await finished.future.outcome
     }
 
     struct Stopped: Error {}
