@@ -19,6 +19,12 @@ public final class SignalObservation: Sendable {
     /// Detaches the observer. When it returns, the handler and what it captures are let
     /// go, unless an event is being handed to it on another thread (then they go once
     /// that delivery ends).
+    ///
+    /// While other observers remain, detaching takes the signal's delivery turn as a send
+    /// does, when no delivery is in progress: events another thread queued meanwhile then
+    /// go out to the remaining observers on this thread before `detach()` returns (their
+    /// `.inline` handlers run here). Do not detach while holding a lock that such a
+    /// handler takes.
     public func detach() {
         let detach = action.withLock { $0.take() }
         detach?()

@@ -180,9 +180,12 @@ struct TimekeeperTests {
     @Test func aDispatchTimerThatFiresIsCancelled() async {
         let timers = Recorder<DispatchTimer>()
         let fired = Promise<Bool>()
-        _ = Timekeeper.dispatch(on: .global(), timerMade: { timers.append($0) }).schedule(0) {
-            fired.succeed(timers.all.allSatisfy { $0.isCancelled })
+        let queue = DispatchQueue(label: "TimekeeperTests.fired")
+        queue.suspend()  // the job cannot run before its timer is recorded
+        _ = Timekeeper.dispatch(on: queue, timerMade: { timers.append($0) }).schedule(0) {
+            fired.succeed(timers.all.count == 1 && timers.all.allSatisfy { $0.isCancelled })
         }
+        queue.resume()
         #expect(await fired.future.outcome.value == true)
     }
 

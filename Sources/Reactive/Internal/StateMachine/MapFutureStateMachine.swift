@@ -17,6 +17,7 @@ import FutureBridge
 ///                            ├── replaced (latest): superseded, handed back to cancel
 ///                            └── cancelledAll, failSignal failure: all handed back, newest first
 ///  futureCompleted of an id no longer tracked: ignored;  cancelledAll: early outcomes dropped
+///  started / replaced after cancelledAll: not tracked, the interest handed back at once
 ///  sourceCompleted ──▶ completed once nothing is tracked or early
 /// ```
 struct MapFutureStateMachine<Value: Sendable, Interest: Sendable>: Sendable {
@@ -57,6 +58,9 @@ struct MapFutureStateMachine<Value: Sendable, Interest: Sendable>: Sendable {
         /// future's when it is the same one, still holds it), then watch the new future as
         /// ``watch(id:)`` says.
         case cancelThenWatch(superseded: Interest, id: Int)
+        /// The mapped signal has ended (a value still being delivered mapped to this
+        /// future as the signal stopped): cancel the interest at once, watch nothing.
+        case cancel(Interest)
     }
 
     /// What the other transitions require.
@@ -94,12 +98,14 @@ struct MapFutureStateMachine<Value: Sendable, Interest: Sendable>: Sendable {
     /// A future started (``MapFutureStrategy/concat``, ``MapFutureStrategy/merge(maxConcurrent:)``):
     /// its outcome counts.
     mutating func started(_ future: Interest) -> TrackAction {
-        .watch(id: track(future))
+        if hasStopped { return .cancel(future) }
+        return .watch(id: track(future))
     }
 
     /// A future replaces the latest one (``MapFutureStrategy/latest``): only its outcome
     /// counts from now on, and the one it supersedes, if still in flight, is handed back.
     mutating func replaced(with future: Interest) -> TrackAction {
+        if hasStopped { return .cancel(future) }
         let superseded = latestID.flatMap { tracked.removeValue(forKey: $0) }
         let id = track(future)
         latestID = id

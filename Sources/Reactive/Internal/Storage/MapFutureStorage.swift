@@ -63,6 +63,8 @@ final class MapFutureStorage<Value: Sendable>: Sendable {
         case .cancelThenWatch(let superseded, let tracked):
             superseded.cancel()
             id = tracked
+        case .cancel(let stopped):
+            return stopped.cancel()
         }
         future.onComplete { [self] outcome in
             run { $0.futureCompleted(id, outcome) }

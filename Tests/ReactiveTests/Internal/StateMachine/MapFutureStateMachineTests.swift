@@ -38,6 +38,7 @@ import Testing
         switch action {
         case .watch(let id): (id, nil)
         case .cancelThenWatch(let superseded, let id): (id, labels([superseded])[0])
+        case .cancel(let stopped): (-1, labels([stopped])[0])
         }
     }
 
@@ -136,6 +137,20 @@ import Testing
         guard case .nothing = machine.sourceCompleted() else {
             return #expect(Bool(false), "the outcome of 1 never went out, and was dropped")
         }
+    }
+
+    /// A value still being delivered as the mapped signal stops maps to a future after
+    /// `cancelledAll()`: the machine does not track it and hands its interest back at once,
+    /// so that it is cancelled like the others.
+    @Test(arguments: [MapFutureStrategy.concat, .merge(), .latest])
+    func aFutureStartedAfterTheStopIsHandedBackAtOnce(strategy: MapFutureStrategy) {
+        var machine = Self.machine(strategy, started: 0)
+        _ = machine.cancelledAll()
+        let late = Future(value: 7)
+        let action = strategy == .latest ? machine.replaced(with: late) : machine.started(late)
+        guard case .cancel(let handedBack) = action else { return #expect(Bool(false)) }
+        #expect(Self.labels([handedBack]) == [7])
+        #expect(machine.tracked.isEmpty)
     }
 
     @Test func cancelledAllDropsTheOutcomesThatCameBeforeTheirTurn() {
