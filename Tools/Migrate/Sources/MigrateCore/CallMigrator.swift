@@ -28,8 +28,8 @@ public struct CallMigrator: Sendable {
             symbolGraphs.map { Parser.parse(source: $0.interface) } + context.map { Parser.parse(source: $0.text) }
         let index = SourceIndex(files: parsed, interfaces: interfaces)
         let counterparts = AsyncCounterparts(files: parsed + interfaces, index: index, options: options)
-        let planner = CallSitePlanner(
-            context: RuleContext(index: index, options: options, callSites: CallSites(files: [])))
+        let calls = CallSites(files: zip(inputs, parsed).map { ($0.path, $1) })
+        let planner = CallSitePlanner(context: RuleContext(index: index, options: options, callSites: calls))
         var files: [EditedFile] = []
         var entries: [CallReportEntry] = []
         for (input, tree) in zip(inputs, parsed) where !Migrator.isGenerated(input.path) {

@@ -95,6 +95,8 @@ public final class FakeAPI: @unchecked Sendable {
     private var calls = 0
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private let queue = DispatchQueue(label: "FakeAPI")
+    /// The handlers running on a callback queue passed in (`download`), which ``idle()`` waits for.
+    private let callbacks = DispatchGroup()
     let outcome: Outcome
     let trace: Trace
 
@@ -134,8 +136,10 @@ public final class FakeAPI: @unchecked Sendable {
         id: Int, callbackQueue: DispatchQueue = .main,
         completion: @escaping @Sendable (Result<String, any Error>) -> Void
     ) {
-        start("download(\(id))", task: nil) { value in
-            callbackQueue.async { completion(value.map { .success($0) } ?? .failure(FakeError())) }
+        start("download(\(id))", task: nil) { [callbacks] value in
+            callbackQueue.async(group: callbacks) {
+                completion(value.map { .success($0) } ?? .failure(FakeError()))
+            }
         }
     }
 
@@ -180,9 +184,13 @@ public final class FakeAPI: @unchecked Sendable {
         for delivery in deliveries { queue.async(execute: delivery) }
     }
 
-    /// Returns when every delivery queued so far has run.
+    /// Returns when every delivery queued so far has run, and the handlers they queued on a
+    /// callback queue too.
     public func idle() async {
         await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+        await withCheckedContinuation { continuation in
+            callbacks.notify(queue: .global()) { continuation.resume() }
+        }
     }
 
     /// Logs the call, and delivers the outcome on the API's queue (the value "v", or nil for an error).

@@ -9,8 +9,23 @@ import Dispatch
 /// would wait for ever), so those runs are not made.
 public final class FakeExpectation: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
+    /// The expectations waited for, which ``XCTFail(_:)`` ends.
+    private static let waiting = DispatchQueue(label: "FakeExpectation")
+    // Read and written on `waiting` only.
+    nonisolated(unsafe) private static var pending: [FakeExpectation] = []
 
-    public init(description: String) {}
+    public init(description: String) {
+        Self.waiting.sync { Self.pending.append(self) }
+    }
+
+    /// Ends every wait (see ``XCTFail(_:)``).
+    fileprivate static func failAll() {
+        let all = waiting.sync {
+            defer { pending = [] }
+            return pending
+        }
+        for expectation in all { expectation.semaphore.signal() }
+    }
 
     /// Lets one ``wait(for:timeout:)`` return.
     public func fulfill() {
@@ -19,7 +34,17 @@ public final class FakeExpectation: Sendable {
 
     fileprivate func wait() {
         semaphore.wait()
+        Self.waiting.sync { Self.pending.removeAll { $0 === self } }
     }
+}
+
+/// `XCTFail(_:)`: the test fails. Its `wait` then times out; this stand-in ends the waits at
+/// once, so that a program whose failure path does not fulfil its expectation ends (a wait
+/// of a program running at the same time may return early too: its trace is the same, since
+/// the harness waits for the API's deliveries before reading it).
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func XCTFail(_ message: String = "") {
+    FakeExpectation.failAll()
 }
 
 /// `XCTestCase.expectation(description:)`.

@@ -11,6 +11,14 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { ExpectationTestRule1.Before().run(api: $0, trace: $1) },
         after: { _ = try? await ExpectationTestRule1.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
+        name: "ExpectationTestRule: `XCTFail; fulfill(); return`: the `return` ends the test, as the wait did",
+        before: { ExpectationTestRule2.Before().run(api: $0, trace: $1) },
+        after: { _ = try? await ExpectationTestRule2.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "ExpectationTestRule: `fulfill()` on success, `XCTFail` otherwise: that path fails, before and after",
+        before: { ExpectationTestRule3.Before().run(api: $0, trace: $1) },
+        after: { _ = try? await ExpectationTestRule3.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
         name: "AsyncContextRule: a call in a Task.detached body is rewritten (the task's closure is async)",
         before: { await AsyncContextRule1.Before().run(api: $0, trace: $1) },
         after: { await AsyncContextRule1.After().run(api: $0, trace: $1) }),
@@ -22,6 +30,10 @@ public let callSitePrograms: [CallSiteProgram] = [
         name: "CounterpartCallRule: the API's own async function: the call awaits that one",
         before: { await CounterpartCallRule1.Before().run(api: $0, trace: $1) },
         after: { await CounterpartCallRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "CounterpartCallRule: `callbackQueue: .global()` outside actors: the code ran on no queue of its own",
+        before: { await CounterpartCallRule2.Before().run(api: $0, trace: $1) },
+        after: { await CounterpartCallRule2.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
         name: "KeptHandleRule: a discarded handle: the awaiting task's cancellation cancels the operation",
         before: { await KeptHandleRule1.Before().run(api: $0, trace: $1) },
@@ -121,6 +133,75 @@ enum ExpectationTestRule1 {
     }
 }
 
+enum ExpectationTestRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            let done = expectation(description: "load")
+            api.load(id: 3) { result in
+                switch result {
+                case .success(let text):
+                    guard text == "v" else {
+                        XCTFail("unexpected \(text)")
+                        done.fulfill()
+                        return
+                    }
+                    trace.log("loaded \(text)")
+                case .failure(let error):
+                    trace.failed(error)
+                }
+                done.fulfill()
+            }
+            wait(for: [done], timeout: 1)
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async throws {
+            do {
+                let text = try await api.load(id: 3)
+                guard text == "v" else {
+                    XCTFail("unexpected \(text)")
+                    return
+                }
+                trace.log("loaded \(text)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+}
+
+enum ExpectationTestRule3 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            let done = expectation(description: "load")
+            api.load(id: 4) { result in
+                switch result {
+                case .success(let text):
+                    trace.log("loaded \(text)")
+                    done.fulfill()
+                default:
+                    trace.log("failed")
+                    XCTFail()
+                }
+            }
+            wait(for: [done], timeout: 1)
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async throws {
+            do {
+                let text = try await api.load(id: 4)
+                trace.log("loaded \(text)")
+            } catch {
+                trace.log("failed")
+                XCTFail()
+            }
+        }
+    }
+}
+
 enum AsyncContextRule1 {
     struct Before {
         func run(api: FakeAPI, trace: Trace) async {
@@ -194,6 +275,32 @@ enum CounterpartCallRule1 {
             do {
                 let count = try await api.count()
                 trace.log("count \(count)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+}
+
+enum CounterpartCallRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            api.download(id: 12, callbackQueue: .global(qos: .background)) { result in
+                switch result {
+                case .success(let text):
+                    trace.log("got \(text)")
+                case .failure(let error):
+                    trace.failed(error)
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let text = try await api.download(id: 12)
+                trace.log("got \(text)")
             } catch {
                 trace.failed(error)
             }

@@ -58,8 +58,8 @@ struct CallSiteExpectationTests {
     @Test("The expectation's shape not kept: left alone with the reason")
     func leftAlone() throws {
         let programs = [
-            // fulfill() not last: the code after it ran after the wait could return.
-            ("fulfill()` is not the handler's last", "done.fulfill()\n        trace.log(\"after\")"),
+            // code after fulfill(): it ran after the wait could return.
+            ("runs after `done.fulfill()`", "done.fulfill()\n        trace.log(\"after\")"),
             // an early return skipped fulfill(): the test failed by timing out.
             ("a `return` in the handler", "guard trace.isEnabled else { return }\n        done.fulfill()"),
         ]

@@ -8,6 +8,7 @@ public enum LeaveReason: String, CaseIterable, Sendable, Comparable {
     case scoped = "value may not leave the callback"
     case handlerNotClosure = "handler is not a closure written at the call"
     case callbackQueue = "callback queue passed"
+    case defaultedArgument = "argument the async function has no default for"
     case keptHandle = "returned handle kept"
     case statementsAfter = "code runs after the call"
     case captureList = "capture list"

@@ -76,7 +76,7 @@ struct AsyncCounterparts {
         guard let last = parameters.indices.last, let closure = planner.handlerType(parameters[last]),
             let plan = planner.plan(site)
         else { return nil }
-        let kind: Entry.Kind
+        var kind: Entry.Kind
         var cancels = false
         var asyncName = site.name
         switch plan {
@@ -91,6 +91,13 @@ struct AsyncCounterparts {
         case .skipped(.hasAsyncSibling, let detail):
             // The sibling is async (`… async`), or named by `renamed:`; otherwise it returns a stream.
             kind = detail.hasSuffix(" async`") || site.namedAsyncForm != nil ? .library(detail) : .stream
+            // A sibling that still takes the handler's label last is the scoped form this tool
+            // wrote before (`f(options:completion:) async`): its body takes the value.
+            if case .library = kind, let label = parameters[last].label,
+                detail.hasSuffix("\(label):) async`")
+            {
+                kind = .scoped
+            }
             if let named = site.namedAsyncForm {
                 let base = String(named.prefix { $0 != "(" })
                 asyncName = base.split(separator: ".").last.map(String.init) ?? base

@@ -39,6 +39,12 @@ struct CallSites {
         calls[name]?.first { !$0.isMemberBase && reaches($0) && Self.isInAsyncContext($0.node) }
     }
 
+    /// Whether the sources call a function named `name` (with any labels): a function that
+    /// is a helper, not a test method that only XCTest calls.
+    func isCalled(_ name: String) -> Bool {
+        !(calls[name]?.isEmpty ?? true)
+    }
+
     /// Whether `node` runs in an async context: the nearest enclosing function, accessor or
     /// closure is `async` (a closure is async when it says so or awaits something itself).
     private static func isInAsyncContext(_ node: some SyntaxProtocol) -> Bool {

@@ -28,7 +28,13 @@ struct CallSiteWriter {
         var result = [call]
         for item in [test.declaration, test.wait] {
             guard let lines = ownLines(item) else { return nil }
-            result.append(LineEdit(first: lines.lowerBound, last: lines.upperBound, lines: []))
+            // Between two blank lines, one of them goes too.
+            let blank = { (line: Int) in
+                self.lines.indices.contains(line) && self.lines[line].allSatisfy(\.isWhitespace)
+            }
+            let last =
+                blank(lines.lowerBound - 1) && blank(lines.upperBound + 1) ? lines.upperBound + 1 : lines.upperBound
+            result.append(LineEdit(first: lines.lowerBound, last: last, lines: []))
         }
         // `func test() {` → `func test() async throws {` (`throws` already there: ` async` before it).
         let parameters = test.function.signature.parameterClause
@@ -75,15 +81,22 @@ struct CallSiteWriter {
             awaited = "_ = try await \(call)"
         }
         let hop = rewrite.hopsToMain && !(rewrite.context?.isMainActor ?? false)
+        // A test's `fulfill()` calls go (``ExpectationTestRule``), each on lines of its own.
+        var dropped = Set<Int>()
+        for fulfill in rewrite.expectation?.fulfills ?? [] {
+            guard let lines = ownLines(fulfill) else { return nil }
+            dropped.formUnion(lines)
+        }
         let moved = [branches.success, branches.failure].compactMap { items in
             items.first.map { $0.position.utf8Offset..<items.last!.endPosition.utf8Offset }
         }
         var result = comments(in: statement, outside: moved).map { indent + $0 }
         result += [indent + "do {", indent + "    " + awaited]
-        result += block(branches.success, indent: indent + "    ", hop: hop)
+        result += block(branches.success, indent: indent + "    ", hop: hop, dropping: dropped)
         // `catch` binds `error` itself.
-        let binding = branches.errorName.map { $0 == "error" ? "" : " let \($0)" } ?? ""
-        let failure = block(branches.failure, indent: indent + "    ", hop: hop)
+        var binding = branches.errorName.map { $0 == "error" ? "" : " let \($0)" } ?? ""
+        if let type = branches.errorType { binding = " let \(branches.errorName ?? "error") as \(type)" }
+        let failure = block(branches.failure, indent: indent + "    ", hop: hop, dropping: dropped)
         if failure.isEmpty {
             result.append(indent + "} catch\(binding) {}" + suffix)
         } else {
@@ -139,8 +152,9 @@ struct CallSiteWriter {
         return callee + "(" + arguments.joined(separator: ", ") + ")"
     }
 
-    /// The statements' text at `indent` (inside `await MainActor.run { }` for a hop).
-    private func block(_ items: [CodeBlockItemSyntax], indent: String, hop: Bool) -> [String] {
+    /// The statements' text at `indent` (inside `await MainActor.run { }` for a hop), without
+    /// the source lines `dropping` (0-based).
+    private func block(_ items: [CodeBlockItemSyntax], indent: String, hop: Bool, dropping: Set<Int>) -> [String] {
         guard let first = items.first, let last = items.last else { return [] }
         let bytes = source[first.position.utf8Offset..<last.endPosition.utf8Offset]
         var text = String(decoding: bytes, as: UTF8.self)
@@ -152,6 +166,8 @@ struct CallSiteWriter {
             let column = converter.location(for: first.positionAfterSkippingLeadingTrivia).column - 1
             body[0] = String(repeating: " ", count: column) + head.drop { $0 == " " || $0 == "\t" }
         }
+        let firstLine = converter.location(for: first.position).line - 1
+        body = body.enumerated().filter { !dropping.contains(firstLine + $0.offset) }.map(\.element)
         while let head = body.first, head.allSatisfy(\.isWhitespace) { body.removeFirst() }
         let margin =
             body.filter { !$0.allSatisfy(\.isWhitespace) }.map { $0.prefix { $0 == " " || $0 == "\t" }.count }.min()

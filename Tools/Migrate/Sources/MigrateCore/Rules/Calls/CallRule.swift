@@ -60,6 +60,8 @@ struct HandlerBranches {
     /// The error's name; nil for `catch`'s own `error`.
     var errorName: String?
     var failure: [CodeBlockItemSyntax]
+    /// The error's type, when the `catch` is for that type only (`catch let error as ParseError`).
+    var errorType: String? = nil
 }
 
 /// What a call-site rule decides: go on with what it settled, or leave the call alone.

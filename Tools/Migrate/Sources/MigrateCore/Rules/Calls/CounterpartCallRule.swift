@@ -40,6 +40,14 @@ struct CounterpartCallRule: CallRule {
         for queue in entry.parameters.indices where queue != entry.handler && !entry.kept.contains(queue) {
             if let position = parameters.firstIndex(of: queue) {
                 let argument = arguments[position]
+                // A global queue ran the code on no queue of its own, as the awaiting
+                // function does when it is not isolated to an actor.
+                if Self.isGlobalQueue(argument.expression), !Self.isIsolated(rewrite.call, index: context.index) {
+                    rewrite.notes.append(
+                        "the handler's code ran on `\(argument.expression.trimmedDescription)`; it now runs on the "
+                            + "awaiting function's executor, the global concurrent one")
+                    continue
+                }
                 guard Self.isMainQueue(argument.expression.trimmedDescription) else {
                     return .leave(
                         .callbackQueue, "`\(argument.trimmedDescription)`: the async form has no callback queue")
@@ -51,12 +59,71 @@ struct CounterpartCallRule: CallRule {
                 rewrite.hopsToMain = true
             }
         }
+        if case .library = entry.kind,
+            let missing = Self.missingDefault(entry, passed: parameters, index: context.index)
+        {
+            return .leave(
+                .defaultedArgument,
+                "the call leaves `\(missing):` to the completion form's default; its async function has none")
+        }
         rewrite.entry = entry
         rewrite.argumentParameters = parameters
         rewrite.handler = handler
         // A test's `fulfill()` goes with the expectation (``ExpectationTestRule``).
-        rewrite.body = Array(handler.statements).filter { $0.id != rewrite.expectation?.fulfill.id }
+        let fulfills = Set(rewrite.expectation?.fulfills.map(\.id) ?? [])
+        rewrite.body = Array(handler.statements).filter { !fulfills.contains($0.id) }
         return .proceed(rewrite)
+    }
+
+    /// The label of a parameter the call leaves out (to the completion form's default) that
+    /// the API's own async function (found in the owner or its supertypes) does not default;
+    /// nil when it defaults every one, or the call passes them all.
+    static func missingDefault(_ entry: AsyncCounterparts.Entry, passed: [Int], index: SourceIndex) -> String? {
+        let omitted = entry.kept.filter { !passed.contains($0) }
+        guard let first = omitted.first else { return nil }
+        let labels = entry.kept.map { entry.parameters[$0].label }
+        let defaults = index.selfAndSupertypes(entry.owner).flatMap { index.entries(owner: $0, name: entry.asyncName) }
+            .contains { sibling in
+                sibling.isAsync && sibling.labels == labels
+                    && omitted.allSatisfy { sibling.defaulted[entry.kept.firstIndex(of: $0)!] }
+            }
+        return defaults ? nil : entry.parameters[first].label ?? "_"
+    }
+
+    /// Whether code at `node` may be isolated to an actor: it is in an actor, or something
+    /// around it (a function, closure or type, or the type an extension extends) has a
+    /// global actor attribute.
+    static func isIsolated(_ node: some SyntaxProtocol, index: SourceIndex) -> Bool {
+        var current = node.parent
+        while let syntax = current {
+            if syntax.is(ActorDeclSyntax.self) { return true }
+            if let function = syntax.as(FunctionDeclSyntax.self), index.globalActorAttribute(function.attributes) != nil
+            {
+                return true
+            }
+            if let closure = syntax.as(ClosureExprSyntax.self), let signature = closure.signature,
+                index.globalActorAttribute(signature.attributes) != nil
+            {
+                return true
+            }
+            if let group = syntax.asProtocol(DeclGroupSyntax.self) {
+                if index.globalActorAttribute(group.attributes) != nil { return true }
+                let name =
+                    syntax.as(ExtensionDeclSyntax.self)?.extendedType.trimmedDescription
+                    ?? syntax.asProtocol(NamedDeclSyntax.self)?.name.text
+                if let name, let info = index.typeInfo(name), info.globalActor != nil || info.kind == .actor {
+                    return true
+                }
+            }
+            current = syntax.parent
+        }
+        return false
+    }
+
+    /// `.global()`, `.global(qos: .background)`, `DispatchQueue.global(…)`.
+    static func isGlobalQueue(_ expression: ExprSyntax) -> Bool {
+        guard let call = expression.as(FunctionCallExprSyntax.self), call.trailingClosure == nil else { return false }
+        return [".global", "DispatchQueue.global"].contains(call.calledExpression.trimmedDescription)
     }
 
     static func isMainQueue(_ expression: String) -> Bool {
@@ -89,6 +156,32 @@ struct CounterpartCallRule: CallRule {
                     }
                 }
                 """)),
+        CallExample(
+            "`callbackQueue: .global()` outside actors: the code ran on no queue of its own",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    api.download(id: 12, callbackQueue: .global(qos: .background)) { result in
+                        switch result {
+                        case .success(let text):
+                            trace.log("got \\(text)")
+                        case .failure(let error):
+                            trace.failed(error)
+                        }
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let text = try await api.download(id: 12)
+                        trace.log("got \\(text)")
+                    } catch {
+                        trace.failed(error)
+                    }
+                }
+                """),
+            notes: ["global concurrent"]),
         CallExample(
             "a multi-shot handler is left alone",
             before: """

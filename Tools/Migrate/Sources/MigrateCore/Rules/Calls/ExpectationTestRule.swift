@@ -1,15 +1,17 @@
 import SwiftSyntax
 
 /// A test method that waits for a call's handler with an XCTest expectation: `let done =
-/// expectation(description:)`, the call with a handler whose last statement is
-/// `done.fulfill()`, then `wait(for: [done], timeout:)` or `waitForExpectations(timeout:)`
-/// as the method's last statement. The method becomes `async throws`, awaits the call with
-/// the handler's code (its assertions) in the same order, and the expectation's lines go.
+/// expectation(description:)`, the call with a handler that fulfils it, then `wait(for:
+/// [done], timeout:)` or `waitForExpectations(timeout:)` as the method's last statement. The
+/// method becomes `async throws`, awaits the call with the handler's code (its assertions)
+/// in the same order, and the expectation's lines go. ``ExpectationPaths`` checks that every
+/// path through the handler ends the test as before.
 struct ExpectationTestRule: CallRule {
     static let summary =
-        "A synchronous test method that creates an expectation, fulfils it as the handler's last statement and waits "
-        + "for it as its own last statement becomes `async throws` and awaits the call; an inverted expectation, an "
-        + "expected fulfilment count, an expectation fulfilled in several places or a wait for several leave it alone."
+        "A synchronous test method that creates an expectation, fulfils it where the handler ends and waits for it "
+        + "as its own last statement becomes `async throws` and awaits the call; an inverted expectation, an "
+        + "expected fulfilment count, a path that neither fulfils nor fails, a wait for several or a helper that "
+        + "other code calls leave it alone."
 
     func decide(_ rewrite: CallRewrite, in context: RuleContext) -> CallStep {
         var rewrite = rewrite
@@ -30,25 +32,28 @@ struct ExpectationTestRule: CallRule {
         if members.contains("expectedFulfillmentCount") {
             return leave("`\(name)` expects several fulfilments: the handler's calls are counted")
         }
-        if members.filter({ $0 == "fulfill" }).count != 1 {
-            return leave("`\(name)` is fulfilled in more than one place")
-        }
         guard position + 2 == items.count, let wait = items.last, let waited = Self.waited(wait) else {
             return leave("the test does not end by waiting for `\(name)` right after the call")
         }
         if let waited, waited != [name] {
             return leave("the wait is for several expectations (`\(waited.joined(separator: "`, `"))`)")
         }
+        if context.callSites.isCalled(function.name.text) {
+            return leave(
+                "`\(function.name.text)` is called by other code, not only by XCTest: made async, its callers would have to await it"
+            )
+        }
         guard
             let handler = rewrite.call.trailingClosure
-                ?? rewrite.call.arguments.last?.expression.as(ClosureExprSyntax.self),
-            let fulfill = handler.statements.last, fulfill.item.trimmedDescription == "\(name).fulfill()"
-        else { return leave("`\(name).fulfill()` is not the handler's last statement") }
-        if Self.returns(in: handler) {
-            return leave("a `return` in the handler skipped `\(name).fulfill()`: the test failed by timing out")
+                ?? rewrite.call.arguments.last?.expression.as(ClosureExprSyntax.self)
+        else { return leave("the handler is not written at the call") }
+        var paths = ExpectationPaths(name: name, handler: handler)
+        if let reason = paths.check() { return leave(reason) }
+        if members.filter({ $0 == "fulfill" }).count != paths.fulfills.count {
+            return leave("`\(name)` is fulfilled outside the handler")
         }
         rewrite.expectation = ExpectationTest(
-            function: function, declaration: declaration, fulfill: fulfill, wait: wait)
+            function: function, declaration: declaration, fulfills: paths.fulfills, wait: wait)
         rewrite.context?.isAsync = true
         return .proceed(rewrite)
     }
@@ -88,16 +93,6 @@ struct ExpectationTestRule: CallRule {
                 let member = token.nextToken(viewMode: .sourceAccurate)?.nextToken(viewMode: .sourceAccurate)
             else { return nil }
             return member.text
-        }
-    }
-
-    /// A `return` of the handler itself (not of a closure in it).
-    private static func returns(in handler: ClosureExprSyntax) -> Bool {
-        handler.statements.tokens(viewMode: .sourceAccurate).contains { token in
-            guard token.tokenKind == .keyword(.return) else { return false }
-            var node = token.parent
-            while let current = node, !current.is(ClosureExprSyntax.self) { node = current.parent }
-            return node?.id == handler.id
         }
     }
 
@@ -159,22 +154,102 @@ struct ExpectationTestRule: CallRule {
                 """,
             after: .leftAlone(.expectation, "several fulfilments")),
         CallExample(
-            "an expectation fulfilled in more than one place: left alone",
+            "`XCTFail; fulfill(); return`: the `return` ends the test, as the wait did",
             before: """
                 func run(api: FakeAPI, trace: Trace) {
                     let done = expectation(description: "load")
-                    api.load(id: 1) { result in
-                        if case .failure = result {
-                            done.fulfill()
-                            return
+                    api.load(id: 3) { result in
+                        switch result {
+                        case .success(let text):
+                            guard text == "v" else {
+                                XCTFail("unexpected \\(text)")
+                                done.fulfill()
+                                return
+                            }
+                            trace.log("loaded \\(text)")
+                        case .failure(let error):
+                            trace.failed(error)
                         }
-                        trace.log("loaded")
                         done.fulfill()
                     }
                     wait(for: [done], timeout: 1)
                 }
                 """,
-            after: .leftAlone(.expectation, "more than one place")),
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async throws {
+                    do {
+                        let text = try await api.load(id: 3)
+                        guard text == "v" else {
+                            XCTFail("unexpected \\(text)")
+                            return
+                        }
+                        trace.log("loaded \\(text)")
+                    } catch {
+                        trace.failed(error)
+                    }
+                }
+                """)),
+        CallExample(
+            "`fulfill()` on success, `XCTFail` otherwise: that path fails, before and after",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    let done = expectation(description: "load")
+                    api.load(id: 4) { result in
+                        switch result {
+                        case .success(let text):
+                            trace.log("loaded \\(text)")
+                            done.fulfill()
+                        default:
+                            trace.log("failed")
+                            XCTFail()
+                        }
+                    }
+                    wait(for: [done], timeout: 1)
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async throws {
+                    do {
+                        let text = try await api.load(id: 4)
+                        trace.log("loaded \\(text)")
+                    } catch {
+                        trace.log("failed")
+                        XCTFail()
+                    }
+                }
+                """)),
+        CallExample(
+            "an expectation fulfilled where this tool does not follow: left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    let done = expectation(description: "load")
+                    api.load(id: 1) { result in
+                        trace.log("called")
+                        DispatchQueue.main.async { done.fulfill() }
+                    }
+                    wait(for: [done], timeout: 1)
+                }
+                """,
+            after: .leftAlone(.expectation, "does not follow")),
+        CallExample(
+            "a helper that waits, called by a test: left alone (its callers would have to await it)",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    let done = expectation(description: "load")
+                    api.load(id: 1) { result in
+                        trace.log("called")
+                        done.fulfill()
+                    }
+                    wait(for: [done], timeout: 1)
+                }
+
+                func testRun() {
+                    run(api: FakeAPI(outcome: .value, trace: Trace()), trace: Trace())
+                }
+                """,
+            after: .leftAlone(.expectation, "is called by other code")),
         CallExample(
             "a wait for several expectations: left alone",
             before: """
@@ -198,8 +273,8 @@ struct ExpectationTest {
     var function: FunctionDeclSyntax
     /// `let done = expectation(description: …)`.
     var declaration: CodeBlockItemSyntax
-    /// `done.fulfill()`, the handler's last statement.
-    var fulfill: CodeBlockItemSyntax
+    /// Every `done.fulfill()` of the handler (its last statement, or followed by `return`).
+    var fulfills: [CodeBlockItemSyntax]
     /// `wait(for: [done], timeout: …)`, the method's last statement.
     var wait: CodeBlockItemSyntax
 }

@@ -30,6 +30,16 @@ struct ResultHandlerRule: CallRule {
         guard let branches else { return .proceed(rewrite) }
         let name = branches.errorName ?? "error"
         if !TypeText.isError(failure), CallRewrite.uses(name, in: branches.failure) {
+            // A test method made `async throws` catches the handler's own error type: the
+            // errors only the async form throws (`CancellationError`, `AbandonedPromiseError`)
+            // fail the test, where the test timed out before.
+            let type = failure.trimmedDescription
+            if rewrite.expectation != nil, context.index.typesBySimpleName[type] != nil {
+                rewrite.branches = branches
+                rewrite.branches?.errorName = name
+                rewrite.branches?.errorType = type
+                return .proceed(rewrite)
+            }
             return .leave(
                 .failureType,
                 "the failure code uses `\(name)` as `\(failure.trimmedDescription)`; the awaited call throws `any Error`"
@@ -57,12 +67,20 @@ struct ResultHandlerRule: CallRule {
         var success: (String?, [CodeBlockItemSyntax])?
         var failure: (String?, [CodeBlockItemSyntax])?
         for element in switchExpr.cases {
-            guard let switchCase = element.as(SwitchCaseSyntax.self), case .case(let label) = switchCase.label,
-                label.caseItems.count == 1, let item = label.caseItems.first, item.whereClause == nil
-            else { return nil }
-            let pattern = item.pattern.trimmedDescription
+            guard let switchCase = element.as(SwitchCaseSyntax.self) else { return nil }
             var statements = Array(switchCase.statements)
             if statements.count == 1, statements[0].item.is(BreakStmtSyntax.self) { statements = [] }
+            // `default:` after `.success`: the failure code, which binds no error.
+            if case .default = switchCase.label, success != nil, failure == nil,
+                !CallRewrite.uses("error", in: statements)
+            {
+                failure = (nil, statements)
+                continue
+            }
+            guard case .case(let label) = switchCase.label, label.caseItems.count == 1,
+                let item = label.caseItems.first, item.whereClause == nil
+            else { return nil }
+            let pattern = item.pattern.trimmedDescription
             if let name = bound(pattern, "success") {
                 success = (name, statements)
             } else if let name = bound(pattern, "failure") {
