@@ -105,6 +105,52 @@ struct CallSiteRealShapeTests {
         }
     }
 
+    /// A Swift 5 test reads a local `var` in a handler (Swift 6 rejects that before the
+    /// rewrite, so the trace programs cannot show it): `MainActor.run`'s `@Sendable` closure
+    /// takes its value, which nothing changes before the closure runs; an assigned one is
+    /// left alone.
+    @Test("A local var read in main-queue code: captured by value; assigned: left alone")
+    func localVariableInHop() {
+        let (text, result) = Self.rewrite(
+            """
+            final class ClientTests: XCTestCase {
+                func testUser(client: Client) {
+                    var expected = "n"
+                    var got = ""
+                    let done = expectation(description: "user")
+                    client.user(id: 1) { result in
+                        switch result {
+                        case .success(let name):
+                            XCTAssertEqual(name, expected)
+                        case .failure:
+                            XCTFail(expected)
+                        }
+                        done.fulfill()
+                    }
+                    wait(for: [done], timeout: 1)
+                }
+
+                func testAssign(client: Client) {
+                    var got = ""
+                    let done = expectation(description: "user")
+                    client.user(id: 1) { result in
+                        if case .success(let name) = result { got = name } else { XCTFail() }
+                        done.fulfill()
+                    }
+                    wait(for: [done], timeout: 1)
+                }
+            }
+            """)
+        #expect(result.convertedCount == 1, "\(result.entries)")
+        #expect(text.contains("await MainActor.run { [expected] in\n                XCTAssertEqual(name, expected)"))
+        #expect(text.contains("await MainActor.run { [expected] in\n                XCTFail(expected)"))
+        guard case .leftAlone(.captureList, let detail) = result.entries.last?.outcome else {
+            Issue.record("not left alone: \(result.entries)")
+            return
+        }
+        #expect(detail.contains("assigns a local `var`"))
+    }
+
     @Test("A scoped form an earlier run wrote (the handler's label kept, async) is not awaited for the value")
     func writtenScopedForm() {
         let written = SourceInput(

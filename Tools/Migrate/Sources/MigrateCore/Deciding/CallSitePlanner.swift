@@ -27,6 +27,12 @@ struct CallSitePlanner {
                 "the \(shape) handler does not separate its success and failure code in a form this tool rewrites")
         }
         if current.hopsToMain, !(current.context?.isMainActor ?? false) {
+            let code = (current.branches?.success ?? []) + (current.branches?.failure ?? [])
+            guard let captured = MainQueueHopRule.capturedVariables(current, code: code) else {
+                return .leave(
+                    .captureList, "the handler's main-queue code assigns a local `var`, which `MainActor.run` may not")
+            }
+            current.hopCaptures = captured
             current.notes.append("the handler's main-queue code runs in `await MainActor.run { }`")
         } else if !current.hopsToMain, current.context?.isMainActor ?? false {
             current.notes.append(

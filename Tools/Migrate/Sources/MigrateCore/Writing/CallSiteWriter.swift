@@ -92,11 +92,13 @@ struct CallSiteWriter {
         }
         var result = comments(in: statement, outside: moved).map { indent + $0 }
         result += [indent + "do {", indent + "    " + awaited]
-        result += block(branches.success, indent: indent + "    ", hop: hop, dropping: dropped)
+        let captures = rewrite.hopCaptures
+        result += block(branches.success, indent: indent + "    ", hop: hop, captures: captures, dropping: dropped)
         // `catch` binds `error` itself.
         var binding = branches.errorName.map { $0 == "error" ? "" : " let \($0)" } ?? ""
         if let type = branches.errorType { binding = " let \(branches.errorName ?? "error") as \(type)" }
-        let failure = block(branches.failure, indent: indent + "    ", hop: hop, dropping: dropped)
+        let failure = block(
+            branches.failure, indent: indent + "    ", hop: hop, captures: captures, dropping: dropped)
         if failure.isEmpty {
             result.append(indent + "} catch\(binding) {}" + suffix)
         } else {
@@ -154,7 +156,9 @@ struct CallSiteWriter {
 
     /// The statements' text at `indent` (inside `await MainActor.run { }` for a hop), without
     /// the source lines `dropping` (0-based).
-    private func block(_ items: [CodeBlockItemSyntax], indent: String, hop: Bool, dropping: Set<Int>) -> [String] {
+    private func block(
+        _ items: [CodeBlockItemSyntax], indent: String, hop: Bool, captures: [String], dropping: Set<Int>
+    ) -> [String] {
         guard let first = items.first, let last = items.last else { return [] }
         let bytes = source[first.position.utf8Offset..<last.endPosition.utf8Offset]
         var text = String(decoding: bytes, as: UTF8.self)
@@ -174,7 +178,9 @@ struct CallSiteWriter {
             ?? 0
         let inner = hop ? indent + "    " : indent
         let moved = body.map { $0.allSatisfy(\.isWhitespace) ? "" : inner + String($0.dropFirst(margin)) }
-        return hop ? [indent + "await MainActor.run {"] + moved + [indent + "}"] : moved
+        let used = captures.filter { CallRewrite.uses($0, in: items) }
+        let list = used.isEmpty ? "" : " [" + used.joined(separator: ", ") + "] in"
+        return hop ? [indent + "await MainActor.run {" + list] + moved + [indent + "}"] : moved
     }
 }
 

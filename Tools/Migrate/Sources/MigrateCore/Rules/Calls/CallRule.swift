@@ -29,6 +29,8 @@ struct CallRewrite {
     var body: [CodeBlockItemSyntax] = []
     /// The handler's code ran on the main queue: the rewritten code must run there too.
     var hopsToMain = false
+    /// The local `var`s that code reads, captured by value by `MainActor.run`'s closure.
+    var hopCaptures: [String] = []
     /// Settled by the shape rules: the code to run on success and on failure.
     var branches: HandlerBranches?
     /// What changes in behaviour, for the report.

@@ -23,6 +23,45 @@ struct MainQueueHopRule: CallRule {
         return .proceed(rewrite)
     }
 
+    /// The local `var`s of the context, declared before the call, that the handler's code
+    /// uses: `await MainActor.run { [a, b] in … }` takes their values, since a `@Sendable`
+    /// closure may not capture a variable. It runs before anything after the call could
+    /// change them, as the handler did. Nil when the code assigns one (it would have to
+    /// assign the copy): the call is left alone.
+    static func capturedVariables(_ rewrite: CallRewrite, code: [CodeBlockItemSyntax]) -> [String]? {
+        guard let context = rewrite.context?.body else { return [] }
+        final class Finder: SyntaxVisitor {
+            var names: [String] = []
+            let end: AbsolutePosition
+            init(end: AbsolutePosition) {
+                self.end = end
+                super.init(viewMode: .sourceAccurate)
+            }
+            override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+                guard node.bindingSpecifier.tokenKind == .keyword(.var), node.position < end else {
+                    return .skipChildren
+                }
+                names += node.bindings.compactMap { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text }
+                return .skipChildren
+            }
+            override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+        }
+        let finder = Finder(end: rewrite.call.position)
+        if let function = context.as(FunctionDeclSyntax.self), let body = function.body {
+            finder.walk(body)
+        } else if let closure = context.as(ClosureExprSyntax.self) {
+            finder.walk(closure.statements)
+        }
+        let used = finder.names.filter { CallRewrite.uses($0, in: code) }
+        let assignments: Set<String> = ["=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="]
+        let assigned = code.flatMap { $0.tokens(viewMode: .sourceAccurate) }.contains { token in
+            guard case .identifier(let name) = token.tokenKind, used.contains(name) else { return false }
+            return token.previousToken(viewMode: .sourceAccurate)?.tokenKind == .prefixAmpersand
+                || assignments.contains(token.nextToken(viewMode: .sourceAccurate)?.text ?? "")
+        }
+        return assigned ? nil : Array(Set(used)).sorted()
+    }
+
     static let examples: [CallExample] = [
         CallExample(
             "the main queue by default: the code stays on the main actor",
