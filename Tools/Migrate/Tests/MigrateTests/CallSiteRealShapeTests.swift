@@ -109,19 +109,20 @@ struct CallSiteRealShapeTests {
     /// rewrite, so the trace programs cannot show it): `MainActor.run`'s `@Sendable` closure
     /// takes its value, which nothing changes before the closure runs; an assigned one is
     /// left alone.
-    @Test("A local var read in main-queue code: captured by value; assigned: left alone")
+    @Test("A local var read in main-queue code: captured by value (`T!`: by reference, noted); assigned: left alone")
     func localVariableInHop() {
         let (text, result) = Self.rewrite(
             """
             final class ClientTests: XCTestCase {
                 func testUser(client: Client) {
                     var expected = "n"
-                    var got = ""
+                    var other: String!
                     let done = expectation(description: "user")
                     client.user(id: 1) { result in
                         switch result {
                         case .success(let name):
                             XCTAssertEqual(name, expected)
+                            XCTAssertEqual(other.count, 1)
                         case .failure:
                             XCTFail(expected)
                         }
@@ -144,6 +145,7 @@ struct CallSiteRealShapeTests {
         #expect(result.convertedCount == 1, "\(result.entries)")
         #expect(text.contains("await MainActor.run { [expected] in\n                XCTAssertEqual(name, expected)"))
         #expect(text.contains("await MainActor.run { [expected] in\n                XCTFail(expected)"))
+        #expect(result.entries.first?.description.contains("`other`, a local `var` declared `T!`") == true)
         guard case .leftAlone(.captureList, let detail) = result.entries.last?.outcome else {
             Issue.record("not left alone: \(result.entries)")
             return

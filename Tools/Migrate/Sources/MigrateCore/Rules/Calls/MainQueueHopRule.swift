@@ -26,12 +26,18 @@ struct MainQueueHopRule: CallRule {
     /// The local `var`s of the context, declared before the call, that the handler's code
     /// uses: `await MainActor.run { [a, b] in … }` takes their values, since a `@Sendable`
     /// closure may not capture a variable. It runs before anything after the call could
-    /// change them, as the handler did. Nil when the code assigns one (it would have to
-    /// assign the copy): the call is left alone.
-    static func capturedVariables(_ rewrite: CallRewrite, code: [CodeBlockItemSyntax]) -> [String]? {
-        guard let context = rewrite.context?.body else { return [] }
+    /// change them, as the handler did. A `var` declared `T!` is not taken (the copy would be
+    /// a plain optional, and the code unwraps it implicitly): the closure captures it as the
+    /// handler did, which Swift 6 language mode rejects; `unwrapped` names them for the
+    /// report. Nil when the code assigns one (it would have to assign the copy): the call is
+    /// left alone.
+    static func capturedVariables(_ rewrite: CallRewrite, code: [CodeBlockItemSyntax])
+        -> (captured: [String], unwrapped: [String])?
+    {
+        guard let context = rewrite.context?.body else { return ([], []) }
         final class Finder: SyntaxVisitor {
             var names: [String] = []
+            var unwrapped: Set<String> = []
             let end: AbsolutePosition
             init(end: AbsolutePosition) {
                 self.end = end
@@ -41,7 +47,13 @@ struct MainQueueHopRule: CallRule {
                 guard node.bindingSpecifier.tokenKind == .keyword(.var), node.position < end else {
                     return .skipChildren
                 }
-                names += node.bindings.compactMap { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text }
+                for binding in node.bindings {
+                    guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+                    names.append(name)
+                    if binding.typeAnnotation?.type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) ?? false {
+                        unwrapped.insert(name)
+                    }
+                }
                 return .skipChildren
             }
             override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
@@ -59,7 +71,9 @@ struct MainQueueHopRule: CallRule {
             return token.previousToken(viewMode: .sourceAccurate)?.tokenKind == .prefixAmpersand
                 || assignments.contains(token.nextToken(viewMode: .sourceAccurate)?.text ?? "")
         }
-        return assigned ? nil : Array(Set(used)).sorted()
+        guard !assigned else { return nil }
+        let names = Array(Set(used)).sorted()
+        return (names.filter { !finder.unwrapped.contains($0) }, names.filter { finder.unwrapped.contains($0) })
     }
 
     static let examples: [CallExample] = [
