@@ -33,12 +33,8 @@ struct CallSitePlanner {
                     .captureList, "the handler's main-queue code assigns a local `var`, which `MainActor.run` may not")
             }
             current.hopCaptures = captured.captured
+            current.hopCopies = captured.unwrapped
             current.notes.append("the handler's main-queue code runs in `await MainActor.run { }`")
-            for name in captured.unwrapped {
-                current.notes.append(
-                    "`\(name)`, a local `var` declared `T!`, is captured by `MainActor.run`'s closure as the handler "
-                        + "captured it: an error in Swift 6 language mode")
-            }
         } else if !current.hopsToMain, current.context?.isMainActor ?? false {
             current.notes.append(
                 "the handler's code now runs on the main actor (it ran where `\(entry.name)` called it back)")

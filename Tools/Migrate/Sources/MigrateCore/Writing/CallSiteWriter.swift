@@ -92,7 +92,7 @@ struct CallSiteWriter {
         }
         var result = comments(in: statement, outside: moved).map { indent + $0 }
         result += [indent + "do {", indent + "    " + awaited]
-        let captures = rewrite.hopCaptures
+        let captures = (rewrite.hopCaptures, rewrite.hopCopies)
         result += block(branches.success, indent: indent + "    ", hop: hop, captures: captures, dropping: dropped)
         // `catch` binds `error` itself.
         var binding = branches.errorName.map { $0 == "error" ? "" : " let \($0)" } ?? ""
@@ -157,7 +157,8 @@ struct CallSiteWriter {
     /// The statements' text at `indent` (inside `await MainActor.run { }` for a hop), without
     /// the source lines `dropping` (0-based).
     private func block(
-        _ items: [CodeBlockItemSyntax], indent: String, hop: Bool, captures: [String], dropping: Set<Int>
+        _ items: [CodeBlockItemSyntax], indent: String, hop: Bool,
+        captures: ([String], [(name: String, type: String)]), dropping: Set<Int>
     ) -> [String] {
         guard let first = items.first, let last = items.last else { return [] }
         let bytes = source[first.position.utf8Offset..<last.endPosition.utf8Offset]
@@ -178,9 +179,13 @@ struct CallSiteWriter {
             ?? 0
         let inner = hop ? indent + "    " : indent
         let moved = body.map { $0.allSatisfy(\.isWhitespace) ? "" : inner + String($0.dropFirst(margin)) }
-        let used = captures.filter { CallRewrite.uses($0, in: items) }
+        guard hop else { return moved }
+        let used = captures.0.filter { CallRewrite.uses($0, in: items) }
         let list = used.isEmpty ? "" : " [" + used.joined(separator: ", ") + "] in"
-        return hop ? [indent + "await MainActor.run {" + list] + moved + [indent + "}"] : moved
+        let copies = captures.1.filter { CallRewrite.uses($0.name, in: items) }.map {
+            indent + "let \($0.name): \($0.type) = \($0.name)"
+        }
+        return copies + [indent + "await MainActor.run {" + list] + moved + [indent + "}"]
     }
 }
 

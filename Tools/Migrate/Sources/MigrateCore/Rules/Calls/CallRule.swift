@@ -31,6 +31,8 @@ struct CallRewrite {
     var hopsToMain = false
     /// The local `var`s that code reads, captured by value by `MainActor.run`'s closure.
     var hopCaptures: [String] = []
+    /// The local `var`s declared `T!` it reads, copied by `let v: T! = v` before the closure.
+    var hopCopies: [(name: String, type: String)] = []
     /// Settled by the shape rules: the code to run on success and on failure.
     var branches: HandlerBranches?
     /// What changes in behaviour, for the report.

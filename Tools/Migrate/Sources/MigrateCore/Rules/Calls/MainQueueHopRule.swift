@@ -26,18 +26,17 @@ struct MainQueueHopRule: CallRule {
     /// The local `var`s of the context, declared before the call, that the handler's code
     /// uses: `await MainActor.run { [a, b] in … }` takes their values, since a `@Sendable`
     /// closure may not capture a variable. It runs before anything after the call could
-    /// change them, as the handler did. A `var` declared `T!` is not taken (the copy would be
-    /// a plain optional, and the code unwraps it implicitly): the closure captures it as the
-    /// handler did, which Swift 6 language mode rejects; `unwrapped` names them for the
-    /// report. Nil when the code assigns one (it would have to assign the copy): the call is
-    /// left alone.
+    /// change them, as the handler did. A `var` declared `T!` is copied by `let v: T! = v`
+    /// before the closure instead (in a capture list the copy would be a plain optional, and
+    /// the code unwraps it implicitly): `unwrapped` gives its name and type. Nil when the
+    /// code assigns one (it would have to assign the copy): the call is left alone.
     static func capturedVariables(_ rewrite: CallRewrite, code: [CodeBlockItemSyntax])
-        -> (captured: [String], unwrapped: [String])?
+        -> (captured: [String], unwrapped: [(name: String, type: String)])?
     {
         guard let context = rewrite.context?.body else { return ([], []) }
         final class Finder: SyntaxVisitor {
             var names: [String] = []
-            var unwrapped: Set<String> = []
+            var unwrapped: [String: String] = [:]
             let end: AbsolutePosition
             init(end: AbsolutePosition) {
                 self.end = end
@@ -50,8 +49,8 @@ struct MainQueueHopRule: CallRule {
                 for binding in node.bindings {
                     guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
                     names.append(name)
-                    if binding.typeAnnotation?.type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) ?? false {
-                        unwrapped.insert(name)
+                    if let type = binding.typeAnnotation?.type, type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+                        unwrapped[name] = type.trimmedDescription
                     }
                 }
                 return .skipChildren
@@ -73,7 +72,10 @@ struct MainQueueHopRule: CallRule {
         }
         guard !assigned else { return nil }
         let names = Array(Set(used)).sorted()
-        return (names.filter { !finder.unwrapped.contains($0) }, names.filter { finder.unwrapped.contains($0) })
+        return (
+            names.filter { finder.unwrapped[$0] == nil },
+            names.compactMap { name in finder.unwrapped[name].map { (name, $0) } }
+        )
     }
 
     static let examples: [CallExample] = [
