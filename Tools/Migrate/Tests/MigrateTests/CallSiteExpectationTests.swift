@@ -62,6 +62,8 @@ struct CallSiteExpectationTests {
             ("runs after `done.fulfill()`", "done.fulfill()\n        trace.log(\"after\")"),
             // an early return skipped fulfill(): the test failed by timing out.
             ("a `return` in the handler", "guard trace.isEnabled else { return }\n        done.fulfill()"),
+            // a path without fulfill() or XCTFail: it timed out; awaited, it would pass.
+            ("ends without `done.fulfill()`", "if trace.isEnabled {\n            done.fulfill()\n        }"),
         ]
         for (detail, tail) in programs {
             let program = """
