@@ -1,4 +1,7 @@
-/// Parameters that an async form cannot forward: variadic, `inout`, `isolated`, autoclosures.
+import SwiftSyntax
+
+/// Parameters that an async form cannot forward: variadic (and parameter packs), `inout`,
+/// `isolated`, autoclosures.
 struct ParameterRule: Rule {
     static let summary = "A parameter the form cannot forward (variadic, inout, isolated, autoclosure): skipped."
 
@@ -6,7 +9,10 @@ struct ParameterRule: Rule {
     func decide(_ subject: (site: FunctionSite, excluding: [Int]), in context: RuleContext) -> Plan? {
         for (offset, parameter) in subject.site.parameters.enumerated() where !subject.excluding.contains(offset) {
             let name = "`\(parameter.name)`"
-            if parameter.isVariadic { return .skipped(.variadic, name) }
+            // `_ args: repeat each A` is forwarded as `repeat each args`, which this tool does not write.
+            if parameter.isVariadic || parameter.type.is(PackExpansionTypeSyntax.self) {
+                return .skipped(.variadic, name)
+            }
             if parameter.isInout { return .skipped(.inoutParameter, name) }
             if parameter.isIsolated { return .skipped(.isolatedParameter, name) }
             if let closure = ClosureType(parameter.type, aliases: context.index.alias), closure.isAutoclosure {
@@ -35,5 +41,14 @@ struct ParameterRule: Rule {
                 """,
             function: "API.send(_:completion:)",
             after: .skipped(.variadic, "`values`")),
+        RuleExample(
+            "a parameter pack is not forwarded either (Macro's `task(on:_:body:yield:)`)",
+            before: """
+                public final class API: Sendable {
+                    public func run<each A>(_ args: repeat each A, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {}
+                }
+                """,
+            function: "API.run(_:completion:)",
+            after: .skipped(.variadic, "`args`")),
     ]
 }
