@@ -25,7 +25,7 @@ extension SkippedAPI {
     ///   `AbandonedPromiseError` when the handler is released without being called.
     public nonisolated(nonsending) func value() async throws -> Int {
         try await withPromise(of: Int.self) { promise in
-            value(completion: promise.resolve)
+            value(completion: promise.resolve as @Sendable (Result<Int, any Error>) -> Void)
         }
     }
 }

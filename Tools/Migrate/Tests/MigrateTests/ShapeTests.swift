@@ -157,6 +157,22 @@ struct ShapeTests {
         #expect(file.text.contains(shape.expected), "generated:\n\(file.text)")
     }
 
+    /// Macro's `_evalAsync(on:_:_:_:)`: `f(x, promise.resolve)` was ambiguous, each
+    /// overload's handler taking one of `resolve`'s shapes.
+    @Test("Overloads that differ only in the handler's shape: `promise.resolve as` the handler's type")
+    func overloadsByHandlerShape() throws {
+        let source = """
+            public enum Work {
+                public static func run<A>(_ f: @escaping (A) throws -> Void, _ a: A, _ done: @escaping @Sendable (Error?) -> Void) {}
+                public static func run<A, R>(_ f: @escaping (A) throws -> R, _ a: A, _ done: @escaping (Error?, R?) -> Void) {}
+            }
+            """
+        let result = Migrator().migrate([SourceInput(path: "Work.swift", text: source)])
+        let file = try #require(result.files.first, "no async form: \(result.report(mode: .asyncForms))")
+        #expect(file.text.contains("run(f, a, promise.resolve as @Sendable (Error?) -> Void)"), "\(file.text)")
+        #expect(file.text.contains("run(f, a, promise.resolve as (Error?, R?) -> Void)"), "\(file.text)")
+    }
+
     @Test("A dry run's diff creates the file from /dev/null")
     func diff() {
         let diff = unifiedDiff(creating: "Sources/App/Client+Async.swift", text: "import Foundation\n\nlet x = 1\n")

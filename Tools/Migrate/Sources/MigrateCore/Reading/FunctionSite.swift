@@ -11,6 +11,15 @@ struct FunctionSite {
 
     var name: String { decl.name.text }
     var labels: [String?] { parameters.map(\.label) }
+    /// Another function of the owner has this one's name and labels and a handler of
+    /// another type: a call passing `promise.resolve` could reach either.
+    var hasOverloadWithSameLabels: Bool {
+        let spelled = { (text: String) in text.filter { !$0.isWhitespace } }
+        guard let handler = parameters.last.map({ spelled($0.type.trimmedDescription) }) else { return false }
+        return index.entries(owner: context.ownerName ?? "", name: name).contains {
+            $0.labels == labels && $0.parameterTypes.last.map { spelled($0) != handler } ?? false
+        }
+    }
     var selectorText: String { selector(name, labels) }
     var displayName: String { (context.ownerName.map { $0 + "." } ?? "") + selectorText }
 

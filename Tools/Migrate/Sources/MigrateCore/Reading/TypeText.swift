@@ -52,6 +52,16 @@ enum TypeText {
         return type
     }
 
+    /// The type as an expression's type may spell it: without `@escaping` (`@Sendable` kept).
+    static func withoutAttributes(_ type: TypeSyntax) -> String {
+        guard let attributed = type.as(AttributedTypeSyntax.self) else { return type.trimmedDescription }
+        let kept = attributed.attributes.compactMap { element -> String? in
+            guard case .attribute(let attribute) = element else { return nil }
+            return attribute.attributeName.trimmedDescription == "escaping" ? nil : attribute.trimmedDescription
+        }
+        return (kept + [attributed.baseType.trimmedDescription]).joined(separator: " ")
+    }
+
     /// The wrapped type of `T?`, `T!`, `Optional<T>` or `Swift.Optional<T>`.
     static func optionalWrapped(_ type: TypeSyntax) -> TypeSyntax? {
         let type = unparenthesized(type)

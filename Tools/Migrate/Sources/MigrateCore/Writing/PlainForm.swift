@@ -27,6 +27,10 @@ extension AsyncFormPlanner {
             let adapter: String
             if case .successAndFailure = shape, offset == handlers.last {
                 adapter = promise + ".reject"
+            } else if site.hasOverloadWithSameLabels {
+                // `f(x, promise.resolve)` would be ambiguous: the other overload's handler takes
+                // another of `resolve`'s shapes (Macro's `_evalAsync(on:_:_:_:)`).
+                adapter = "\(promise).resolve as \(TypeText.withoutAttributes(parameter.type))"
             } else {
                 adapter = promise + ".resolve"
             }
