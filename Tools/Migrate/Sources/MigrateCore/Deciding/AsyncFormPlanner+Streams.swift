@@ -63,17 +63,21 @@ struct StreamEnding {
     var kind: Kind
 
     /// The closure that ends the stream through `continuation`, with parameters named
-    /// by `fresh`.
+    /// by `fresh`. A completion ends an operation that is over: the stream's end does not
+    /// stop it again (`onTermination` is cleared first).
     func closure(continuation: String, fresh: (String) -> String) -> HandlerClosure {
+        let over = [
+            "// The operation is over: ending the stream stops nothing.", "\(continuation).onTermination = nil",
+        ]
         switch kind {
-        case .error, .completion(.errorOnly):
+        case .error:
             let error = fresh("error")
-            if case .error = kind {
-                return HandlerClosure(parameters: [error], body: ["\(continuation).finish(throwing: \(error))"])
-            }
+            return HandlerClosure(parameters: [error], body: ["\(continuation).finish(throwing: \(error))"])
+        case .completion(.errorOnly):
+            let error = fresh("error")
             return HandlerClosure(
                 parameters: [error],
-                body: [
+                body: over + [
                     "if let \(error) {", "    \(continuation).finish(throwing: \(error))", "} else {",
                     "    \(continuation).finish()", "}",
                 ])
@@ -81,12 +85,12 @@ struct StreamEnding {
             let result = fresh("result")
             return HandlerClosure(
                 parameters: [result],
-                body: [
+                body: over + [
                     "if case .failure(let error) = \(result) {", "    \(continuation).finish(throwing: error)",
                     "} else {", "    \(continuation).finish()", "}",
                 ])
         case .completion:
-            return HandlerClosure(parameters: [], body: ["\(continuation).finish()"])
+            return HandlerClosure(parameters: [], body: over + ["\(continuation).finish()"])
         }
     }
 }

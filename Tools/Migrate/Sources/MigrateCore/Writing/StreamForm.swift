@@ -161,7 +161,8 @@ extension AsyncFormPlanner {
                 } ?? "; it also ends when the library releases the handler, since no more values can come"
         }
         return "The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task)"
-            + finishes + ". Then it \(stops), which stops the handler."
+            + finishes + ". Then it \(stops), which stops the handler"
+            + (completion.map { " (unless `\($0)` ended it: the operation is over)" } ?? "") + "."
     }
 
     /// The registration of the request's finish event, which ends the stream (without
