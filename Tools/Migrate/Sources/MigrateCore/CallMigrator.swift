@@ -39,14 +39,16 @@ public struct CallMigrator: Sendable {
             var edits: [LineEdit] = []
             for call in finder.calls {
                 let matches = counterparts.entries(
-                    name: call.name, argumentLabels: call.labels, trailingClosure: call.node.trailingClosure != nil)
+                    name: call.name, argumentLabels: call.labels,
+                    trailingClosure: StreamHandlers.hasOneTrailingClosure(call.node))
                 guard let entry = matches.first?.0 else { continue }
                 let line = writer.converter.location(for: call.node.positionAfterSkippingLeadingTrivia).line
                 var rewrite = CallRewrite(
                     call: call.node, file: input.path, line: line, context: CallContext(of: call.node, index: index),
                     matches: matches)
                 rewrite.declaringOwners = counterparts.declaringOwners(
-                    name: call.name, argumentLabels: call.labels, trailingClosure: call.node.trailingClosure != nil)
+                    name: call.name, argumentLabels: call.labels,
+                    trailingClosure: StreamHandlers.hasOneTrailingClosure(call.node))
                 var outcome: CallOutcome
                 // A file that does not parse is never edited: the rewrite could lose what it misread.
                 let step = tree.hasError ? .leave(.syntaxErrors, "the file is not edited") : planner.plan(rewrite)
@@ -95,7 +97,7 @@ private final class CallFinder: SyntaxVisitor {
             node.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
             ?? node.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
         if let name {
-            calls.append(Call(name: name, labels: node.arguments.map { $0.label?.text }, node: node))
+            calls.append(Call(name: name, labels: StreamHandlers.labels(of: node), node: node))
         }
         return .visitChildren
     }

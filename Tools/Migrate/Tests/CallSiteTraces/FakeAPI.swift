@@ -159,6 +159,23 @@ public final class FakeAPI: @unchecked Sendable {
         start("watch", task: nil) { _ in onChange(1) }
     }
 
+    /// Reports a job's events: `onEvent` with 1 and 2, then `completion` (with the error that
+    /// ended the job, if any: `.error` reports 1, then fails); cancelling the returned task
+    /// stops both.
+    @discardableResult
+    public func events(
+        id: Int, onEvent: @escaping @Sendable (Int) -> Void, completion: @escaping @Sendable ((any Error)?) -> Void
+    ) -> FakeTask {
+        let task = FakeTask(name: "events(\(id))", trace: trace)
+        start("events(\(id))", task: task) { value in
+            onEvent(1)
+            guard value != nil else { return completion(FakeError()) }
+            onEvent(2)
+            completion(nil)
+        }
+        return task
+    }
+
     /// Returns when a call has been made.
     public func called() async {
         await withCheckedContinuation { continuation in

@@ -51,6 +51,14 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await WeakSelfRule1.Before().run(api: $0, trace: $1) },
         after: { await WeakSelfRule1.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
+        name: "StreamCallRule: values in a loop; the completion's success code after it, its failure code in the catch",
+        before: { await StreamCallRule1.Before().run(api: $0, trace: $1) },
+        after: { await StreamCallRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "StreamCallRule: a `return` in the handler ends that value's code: `continue`",
+        before: { await StreamCallRule2.Before().run(api: $0, trace: $1) },
+        after: { await StreamCallRule2.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
         name: "ResultHandlerRule: switch over the result",
         before: { await ResultHandlerRule1.Before().run(api: $0, trace: $1) },
         after: { await ResultHandlerRule1.After().run(api: $0, trace: $1) }),
@@ -438,6 +446,70 @@ enum WeakSelfRule1 {
             let model = Model(api: api, trace: trace)
             trace.keepAlive(model)
             await model.refresh()
+        }
+    }
+}
+
+enum StreamCallRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            // Report the job's events.
+            api.events(id: 1) { value in
+                trace.log("event \(value)")
+            } completion: { error in
+                if let error {
+                    trace.failed(error)
+                    return
+                }
+                trace.log("done")
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            // Report the job's events.
+            do {
+                for try await value in api.events(id: 1) {
+                    trace.log("event \(value)")
+                }
+                try Task.checkCancellation()
+                trace.log("done")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+}
+
+enum StreamCallRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            api.events(id: 2) { value in
+                guard value > 1 else { return }
+                trace.log("event \(value)")
+            } completion: { error in
+                if let error {
+                    trace.failed(error)
+                } else {
+                    trace.log("done")
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                for try await value in api.events(id: 2) {
+                    guard value > 1 else { continue }
+                    trace.log("event \(value)")
+                }
+                try Task.checkCancellation()
+                trace.log("done")
+            } catch {
+                trace.failed(error)
+            }
         }
     }
 }

@@ -36,6 +36,8 @@ struct AsyncCounterparts {
         var returnsValue: Bool
         /// Whether the async counterpart cancels the operation when the awaiting task is cancelled.
         var cancels: Bool
+        /// A generated stream form's handlers (nil for any other counterpart).
+        var stream: StreamHandlers? = nil
 
         var labels: [String?] { parameters.map(\.label) }
         var displayName: String { (owner.map { $0 + "." } ?? "") + selector(name, labels) }
@@ -107,10 +109,12 @@ struct AsyncCounterparts {
             guard let decided = ShapeRule().decide(closure, in: planner.context) else { return nil }
             shape = decided
         }
-        return Entry(
+        var entry = Entry(
             owner: site.context.ownerName, name: site.name, parameters: parameters, handler: last, shape: shape,
             kept: planner.keptParameters(site, removing: [last]), asyncName: asyncName, kind: kind,
             returnsValue: site.returnType != nil, cancels: cancels)
+        if kind == .stream, case .generated = plan { entry.stream = planner.streamHandlers(site) }
+        return entry
     }
 
     /// The functions named `name` that a call with these argument labels reaches (the
@@ -152,7 +156,7 @@ struct AsyncCounterparts {
         var result: [Int] = []
         var parameter = 0
         for label in labels {
-            while parameter < parameters.count, parameters[parameter].label != label {
+            while parameter < parameters.count, !StreamHandlers.fills(label, parameters[parameter]) {
                 guard parameters[parameter].hasDefault else { return nil }
                 parameter += 1
             }
