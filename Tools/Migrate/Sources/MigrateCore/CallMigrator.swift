@@ -37,6 +37,7 @@ public struct CallMigrator: Sendable {
             let finder = CallFinder(viewMode: .sourceAccurate)
             finder.walk(tree)
             var edits: [LineEdit] = []
+            var fanOuts: [(entry: Int, rewrite: CallRewrite)] = []
             for call in finder.calls {
                 let matches = counterparts.entries(
                     name: call.name, argumentLabels: call.labels,
@@ -46,6 +47,7 @@ public struct CallMigrator: Sendable {
                 var rewrite = CallRewrite(
                     call: call.node, file: input.path, line: line, context: CallContext(of: call.node, index: index),
                     matches: matches)
+                rewrite.fanOut = FanOut.enclosing(call.node)
                 rewrite.declaringOwners = counterparts.declaringOwners(
                     name: call.name, argumentLabels: call.labels,
                     trailingClosure: StreamHandlers.hasOneTrailingClosure(call.node))
@@ -55,6 +57,10 @@ public struct CallMigrator: Sendable {
                 switch step {
                 case .leave(let reason, let detail):
                     outcome = .leftAlone(reason, detail)
+                case .proceed(let settled) where settled.fanOut != nil:
+                    // Written once every call of the fan-out is settled.
+                    fanOuts.append((entries.count, settled))
+                    outcome = .converted(notes: settled.notes)
                 case .proceed(let settled):
                     if let new = writer.edits(settled), !new.contains(where: { overlaps($0, edits) }) {
                         edits += new
@@ -66,6 +72,7 @@ public struct CallMigrator: Sendable {
                 entries.append(
                     CallReportEntry(file: input.path, line: line, function: entry.displayName, outcome: outcome))
             }
+            edits += writer.fanOutEdits(fanOuts, besides: edits, entries: &entries)
             if !edits.isEmpty {
                 files.append(
                     EditedFile(

@@ -138,8 +138,8 @@ extension FakeAPI {
     /// the operation ends (`completion` is called: the loop then throws the error it receives, if any);
     /// when the library releases the handlers without calling `completion`, the loop throws
     /// `AbandonedPromiseError`. Then it calls `cancel()` on the `FakeTask` that
-    /// `events(id:onEvent:completion:)` returns, which stops the handler (unless `completion` ended it: the
-    /// operation is over).
+    /// `events(id:onEvent:completion:)` returns, which stops the handler (not when `completion` or the
+    /// library's release ended it: the operation is over).
     ///
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func events(id: Int) -> AsyncThrowingStream<Int, any Error> {
@@ -148,15 +148,15 @@ extension FakeAPI {
         let handle = events(id: id) { value in
             end.continuation.yield(value)
         } completion: { error in
-            // The operation is over: ending the stream stops nothing.
-            end.continuation.onTermination = nil
             if let error {
                 end.continuation.finish(throwing: error)
             } else {
                 end.continuation.finish()
             }
         }
-        continuation.onTermination = { _ in handle.cancel() }
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { handle.cancel() }
+        }
         return stream
     }
 }

@@ -27,6 +27,14 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await KeptHandleRule1.Before().run(api: $0, trace: $1) },
         after: { await KeptHandleRule1.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
+        name: "DispatchGroupRule: two calls, their values and errors kept in locals, the notify body last",
+        before: { await DispatchGroupRule1.Before().run(api: $0, trace: $1) },
+        after: { await DispatchGroupRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "DispatchGroupRule: `defer { group.leave() }` first: an early return in the handler still left the group",
+        before: { await DispatchGroupRule2.Before().run(api: $0, trace: $1) },
+        after: { await DispatchGroupRule2.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
         name: "StatementOrderRule: an early return, with the call last in an `if`: the return still ends the work",
         before: { await StatementOrderRule1.Before().run(api: $0, trace: $1) },
         after: { await StatementOrderRule1.After().run(api: $0, trace: $1) }),
@@ -230,6 +238,135 @@ enum KeptHandleRule1 {
                 trace.log("got \(value)")
             } catch {
                 trace.failed(error)
+            }
+        }
+    }
+}
+
+enum DispatchGroupRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            let group = DispatchGroup()
+            nonisolated(unsafe) var texts: [String] = []
+            nonisolated(unsafe) var failure: (any Error)?
+            group.enter()
+            api.load(id: 1) { result in
+                switch result {
+                case .success(let text):
+                    texts.append(text)
+                case .failure(let error):
+                    failure = error
+                }
+                group.leave()
+            }
+            group.enter()
+            api.load(id: 2) { result in
+                switch result {
+                case .success(let text):
+                    texts.append(text)
+                case .failure(let error):
+                    failure = error
+                }
+                group.leave()
+            }
+            // Report both, or the error.
+            group.notify(queue: .main) {
+                if let failure {
+                    trace.failed(failure)
+                } else {
+                    trace.log("got \(texts.joined(separator: " "))")
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            nonisolated(unsafe) var texts: [String] = []
+            nonisolated(unsafe) var failure: (any Error)?
+            async let load1 = api.load(id: 1)
+            async let load2 = api.load(id: 2)
+            do {
+                let text = try await load1
+                texts.append(text)
+            } catch {
+                failure = error
+            }
+            do {
+                let text = try await load2
+                texts.append(text)
+            } catch {
+                failure = error
+            }
+            // Report both, or the error.
+            await MainActor.run {
+                if let failure {
+                    trace.failed(failure)
+                } else {
+                    trace.log("got \(texts.joined(separator: " "))")
+                }
+            }
+        }
+    }
+}
+
+enum DispatchGroupRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            let group = DispatchGroup()
+            nonisolated(unsafe) var saved = 0
+            nonisolated(unsafe) var failures: [String] = []
+            for text in ["a", "b"] {
+                trace.log("saving \(text)")
+            }
+            group.enter()
+            api.save("a") { error in
+                defer { group.leave() }
+                if let error {
+                    failures.append("\(type(of: error))")
+                    return
+                }
+                saved += 1
+            }
+            group.enter()
+            api.fetch(id: 2) { text, error in
+                defer { group.leave() }
+                if let error {
+                    failures.append("\(type(of: error))")
+                    return
+                }
+                guard let text else { return }
+                saved += text.count
+            }
+            group.notify(queue: .main) {
+                trace.log("saved \(saved), failed: \(failures)")
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            nonisolated(unsafe) var saved = 0
+            nonisolated(unsafe) var failures: [String] = []
+            for text in ["a", "b"] {
+                trace.log("saving \(text)")
+            }
+            async let save1: Void = api.save("a")
+            async let fetch2 = api.fetch(id: 2)
+            do {
+                try await save1
+                saved += 1
+            } catch {
+                failures.append("\(type(of: error))")
+            }
+            do {
+                let text = try await fetch2
+                saved += text.count
+            } catch {
+                failures.append("\(type(of: error))")
+            }
+            await MainActor.run {
+                trace.log("saved \(saved), failed: \(failures)")
             }
         }
     }

@@ -42,8 +42,7 @@ extension StreamingClient {
     /// the operation ends (`completion` is called: the loop then throws the error it receives, if any), or
     /// when a value reports an error, which the loop throws; when the library releases the handlers without
     /// calling `completion`, the loop throws `AbandonedPromiseError`. Then it calls `cancelRequest()` on
-    /// the `RequestHandle` that `stream(query:onResult:completion:)` returns, which stops the handler
-    /// (unless `completion` ended it: the operation is over).
+    /// the `RequestHandle` that `stream(query:onResult:completion:)` returns, which stops the handler.
     ///
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func stream(query: String) -> AsyncThrowingStream<Chunk, any Error> {
@@ -52,8 +51,6 @@ extension StreamingClient {
         let handle = stream(query: query) { result in
             end.continuation.yield(with: result.mapError { $0 })
         } completion: { error in
-            // The operation is over: ending the stream stops nothing.
-            end.continuation.onTermination = nil
             if let error {
                 end.continuation.finish(throwing: error)
             } else {

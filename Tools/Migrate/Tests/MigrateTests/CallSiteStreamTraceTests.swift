@@ -7,12 +7,6 @@ import Testing
 struct CallSiteStreamTraceTests {
     static let programs = callSitePrograms.filter(\.isMultiShot)
 
-    static func events(_ program: @escaping @Sendable (FakeAPI, Trace) async -> Void, _ outcome: Outcome) async
-        -> [String]
-    {
-        CallSiteTraceTests.programEvents(await CallSiteTraceTests.trace(program, outcome))
-    }
-
     @Test("There are multi-shot programs")
     func found() {
         #expect(Self.programs.count >= 2)
@@ -26,25 +20,25 @@ struct CallSiteStreamTraceTests {
             #expect(before == after, "\(outcome)")
         }
         // The error ends the values: the failure code runs last, after the values that came before it.
-        #expect(await Self.events(program.before, .error).last?.hasPrefix("failed FakeError") ?? false)
-        #expect(await Self.events(program.before, .value).last?.hasPrefix("done") ?? false)
+        #expect(await CallSiteTraceTests.events(program.before, .error).last?.hasPrefix("failed FakeError") ?? false)
+        #expect(await CallSiteTraceTests.events(program.before, .value).last?.hasPrefix("done") ?? false)
     }
 
     @Test(
         "Misuse and cancellation: the handlers released uncalled, called twice, the awaiting task cancelled",
         arguments: programs)
     func misuse(_ program: CallSiteProgram) async {
-        let value = await Self.events(program.before, .value)
+        let value = await CallSiteTraceTests.events(program.before, .value)
         // Released uncalled: before, nothing ever runs; after, the failure code runs with AbandonedPromiseError.
-        #expect(await Self.events(program.before, .dropped).isEmpty)
-        let abandoned = await Self.events(program.after, .dropped)
+        #expect(await CallSiteTraceTests.events(program.before, .dropped).isEmpty)
+        let abandoned = await CallSiteTraceTests.events(program.after, .dropped)
         #expect(abandoned.count == 1 && abandoned[0].hasPrefix("failed AbandonedPromiseError"), "\(abandoned)")
         // Called twice (the values and the completion again): before, the code runs twice; after, once.
-        #expect(await Self.events(program.before, .twice) == value + value)
-        #expect(await Self.events(program.after, .twice) == value)
+        #expect(await CallSiteTraceTests.events(program.before, .twice) == value + value)
+        #expect(await CallSiteTraceTests.events(program.after, .twice) == value)
         // The awaiting task cancelled: before, the code runs on as if nothing happened; after, the
         // operation is cancelled (it delivers nothing) and the failure code runs with CancellationError.
-        #expect(await Self.events(program.before, .held) == value)
+        #expect(await CallSiteTraceTests.events(program.before, .held) == value)
         let cancelled = await CallSiteTraceTests.trace(program.after, .held)
         let ran = CallSiteTraceTests.programEvents(cancelled)
         #expect(ran.count == 1 && ran[0].hasPrefix("failed CancellationError"), "\(cancelled)")

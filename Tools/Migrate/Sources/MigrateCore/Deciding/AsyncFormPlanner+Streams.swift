@@ -63,21 +63,17 @@ struct StreamEnding {
     var kind: Kind
 
     /// The closure that ends the stream through `continuation`, with parameters named
-    /// by `fresh`. A completion ends an operation that is over: the stream's end does not
-    /// stop it again (`onTermination` is cleared first).
+    /// by `fresh`.
     func closure(continuation: String, fresh: (String) -> String) -> HandlerClosure {
-        let over = [
-            "// The operation is over: ending the stream stops nothing.", "\(continuation).onTermination = nil",
-        ]
         switch kind {
-        case .error:
+        case .error, .completion(.errorOnly):
             let error = fresh("error")
-            return HandlerClosure(parameters: [error], body: ["\(continuation).finish(throwing: \(error))"])
-        case .completion(.errorOnly):
-            let error = fresh("error")
+            if case .error = kind {
+                return HandlerClosure(parameters: [error], body: ["\(continuation).finish(throwing: \(error))"])
+            }
             return HandlerClosure(
                 parameters: [error],
-                body: over + [
+                body: [
                     "if let \(error) {", "    \(continuation).finish(throwing: \(error))", "} else {",
                     "    \(continuation).finish()", "}",
                 ])
@@ -85,12 +81,12 @@ struct StreamEnding {
             let result = fresh("result")
             return HandlerClosure(
                 parameters: [result],
-                body: over + [
+                body: [
                     "if case .failure(let error) = \(result) {", "    \(continuation).finish(throwing: error)",
                     "} else {", "    \(continuation).finish()", "}",
                 ])
         case .completion:
-            return HandlerClosure(parameters: [], body: over + ["\(continuation).finish()"])
+            return HandlerClosure(parameters: [], body: ["\(continuation).finish()"])
         }
     }
 }

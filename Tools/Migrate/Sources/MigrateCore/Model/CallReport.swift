@@ -15,6 +15,7 @@ public enum LeaveReason: String, CaseIterable, Sendable, Comparable {
     case failureType = "typed failure"
     case syntaxErrors = "file with syntax errors"
     case expectation = "test expectation"
+    case dispatchGroup = "DispatchGroup fan-out"
 
     public static func < (lhs: LeaveReason, rhs: LeaveReason) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -81,7 +81,16 @@ extension AsyncFormPlanner {
             "let \(end) = StreamEnd(\(continuation)"
                 + (completes ? ", abandoned: AbandonedPromiseError(fileID: #fileID, line: #line))" : ")"))
         body += prelude + callLines
-        body.append("\(continuation).onTermination = { _ in \(stop.call(handle, chain: chain)) }")
+        if completes, !shape.carriesError {
+            // The stream finishes only when the operation is over (its completion, or the
+            // handlers released): only the consumer's stop (`.cancelled`) stops it.
+            body += [
+                "\(continuation).onTermination = { termination in",
+                "    if case .cancelled = termination { \(stop.call(handle, chain: chain)) }", "}",
+            ]
+        } else {
+            body.append("\(continuation).onTermination = { _ in \(stop.call(handle, chain: chain)) }")
+        }
         if stop.resumes { body.append("\(handle)\(chain).resume()  // URLSession tasks start suspended.") }
         body.append("return \(stream)")
 
@@ -162,7 +171,8 @@ extension AsyncFormPlanner {
         }
         return "The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task)"
             + finishes + ". Then it \(stops), which stops the handler"
-            + (completion.map { " (unless `\($0)` ended it: the operation is over)" } ?? "") + "."
+            + (completion != nil && !shape.carriesError
+                ? " (not when `\(completion!)` or the library's release ended it: the operation is over)" : "") + "."
     }
 
     /// The registration of the request's finish event, which ends the stream (without

@@ -35,6 +35,8 @@ struct CallRewrite {
     var notes: [String] = []
     /// Settled by ``StreamCallRule``: a multi-shot handler that becomes `for try await`.
     var stream: StreamCall?
+    /// Set before planning for a call after `group.enter()` (``DispatchGroupRule``).
+    var fanOut: FanOut?
 
     /// The handler's parameter names (`_` for an unnamed one); nil for `$0`.
     var parameterNames: [String]? {
@@ -124,7 +126,8 @@ public enum CallRuleCatalog {
     public static var all: [any DocumentedCallRule.Type] {
         [
             ExpectationTestRule.self, AsyncContextRule.self, ReceiverTypeRule.self, CounterpartCallRule.self,
-            KeptHandleRule.self, StatementOrderRule.self, MainQueueHopRule.self, WeakSelfRule.self,
+            KeptHandleRule.self, DispatchGroupRule.self, StatementOrderRule.self, MainQueueHopRule.self,
+            WeakSelfRule.self,
             StreamCallRule.self, ResultHandlerRule.self, OptionalValueErrorRule.self, ErrorOnlyRule.self,
             ValueHandlerRule.self,
         ]

@@ -1,0 +1,95 @@
+import MigrateCore
+import Testing
+
+/// `DispatchGroupRule` beyond its examples: every call of a fan-out goes together, and a
+/// group used in other ways leaves the fan-out alone.
+@Suite("Call sites: DispatchGroup fan-outs")
+struct CallSiteFanOutTests {
+    static func outcomes(_ program: String) throws -> (files: Int, outcomes: [CallOutcome]) {
+        let (_, result) = try CallSiteFixtures.rewrite(program)
+        return (result.files.count, result.entries.map(\.outcome))
+    }
+
+    @Test("One call left alone leaves every call of its fan-out alone")
+    func oneLeftAlone() throws {
+        let (files, outcomes) = try Self.outcomes(
+            """
+            func run(api: FakeAPI, trace: Trace) async {
+                let group = DispatchGroup()
+                group.enter()
+                api.save("a") { error in
+                    if let error {
+                        trace.failed(error)
+                    } else {
+                        trace.log("saved")
+                    }
+                    group.leave()
+                }
+                group.enter()
+                api.save("b") { [trace] error in
+                    if let error {
+                        trace.failed(error)
+                    } else {
+                        trace.log("saved")
+                    }
+                    group.leave()
+                }
+                group.notify(queue: .main) {
+                    trace.log("done")
+                }
+            }
+            """)
+        #expect(files == 0)
+        #expect(
+            outcomes == [
+                .leftAlone(.dispatchGroup, "another call of the `group` fan-out is left alone"),
+                .leftAlone(.captureList, "`[trace]` captures values at the call"),
+            ])
+    }
+
+    @Test("A group passed on, waited for, or not ended by a notify leaves the fan-out alone")
+    func otherUses() throws {
+        let handler = """
+                group.enter()
+                api.save("a") { error in
+                    trace.log("saved \\(error == nil)")
+                    group.leave()
+                }
+            """
+        let cases: [(String, String)] = [
+            ("    keep(group)\n    group.notify(queue: .main) {}\n", "`group` is used elsewhere (`keep(group)`)"),
+            ("    group.wait()\n    trace.log(\"done\")\n", "`group` is used elsewhere (`group.wait()`)"),
+            ("", "no `group.notify(queue: .main) { }` ends the block"),
+            ("    group.notify(queue: .main) {}\n    trace.log(\"after\")\n", "code runs after `group.notify`"),
+        ]
+        for (ending, reason) in cases {
+            let program =
+                "func keep(_ group: DispatchGroup) {}\n\nfunc run(api: FakeAPI, trace: Trace) async {\n"
+                + "    let group = DispatchGroup()\n" + handler + "\n" + ending + "}\n"
+            let (files, outcomes) = try Self.outcomes(program)
+            #expect(files == 0, "\(reason)")
+            #expect(outcomes == [.leftAlone(.dispatchGroup, reason)])
+        }
+    }
+
+    @Test("A group declared elsewhere may be shared: left alone")
+    func sharedGroup() throws {
+        let (files, outcomes) = try Self.outcomes(
+            """
+            func run(api: FakeAPI, trace: Trace, group: DispatchGroup) async {
+                group.enter()
+                api.save("a") { error in
+                    trace.log("saved \\(error == nil)")
+                    group.leave()
+                }
+                group.notify(queue: .main) {}
+            }
+            """)
+        #expect(files == 0)
+        #expect(
+            outcomes == [
+                .leftAlone(
+                    .dispatchGroup, "`group` is not a `DispatchGroup()` declared in this block (it may be shared)")
+            ])
+    }
+}
