@@ -21,8 +21,14 @@ extension CallSiteProgram {
     }
 
     /// Why the program before the rewrite is not run with `outcome`: a second call of a
-    /// fan-out's handler leaves the group twice, which crashes the process.
+    /// fan-out's handler leaves the group twice, which crashes the process; a handler never
+    /// called (or held until the task has ended) never leaves it, and `wait()` blocks for ever.
     public func beforeNotRun(_ outcome: Outcome) -> String? {
-        isFanOut && outcome == .twice ? "a second `leave()` of the group crashes the process" : nil
+        guard isFanOut else { return nil }
+        if outcome == .twice { return "a second `leave()` of the group crashes the process" }
+        if name.contains("`group.wait()`"), outcome == .dropped || outcome == .held {
+            return "the group is never left: `wait()` blocks for ever"
+        }
+        return nil
     }
 }

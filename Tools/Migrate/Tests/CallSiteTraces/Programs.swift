@@ -35,6 +35,10 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await DispatchGroupRule2.Before().run(api: $0, trace: $1) },
         after: { await DispatchGroupRule2.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
+        name: "DispatchGroupRule: `group.wait()`: the awaits take its place, the code after it stays after them",
+        before: { await DispatchGroupRule3.Before().run(api: $0, trace: $1) },
+        after: { await DispatchGroupRule3.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
         name: "StatementOrderRule: an early return, with the call last in an `if`: the return still ends the work",
         before: { await StatementOrderRule1.Before().run(api: $0, trace: $1) },
         after: { await StatementOrderRule1.After().run(api: $0, trace: $1) }),
@@ -368,6 +372,54 @@ enum DispatchGroupRule2 {
             await MainActor.run {
                 trace.log("saved \(saved), failed: \(failures)")
             }
+        }
+    }
+}
+
+enum DispatchGroupRule3 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            let group = DispatchGroup()
+            nonisolated(unsafe) var total = 0
+            nonisolated(unsafe) var failed = false
+            group.enter()
+            api.measure("abc") { length in
+                total += length
+                group.leave()
+            }
+            group.enter()
+            api.count { result in
+                if case .success(let count) = result {
+                    total += count
+                } else {
+                    failed = true
+                }
+                group.leave()
+            }
+            // Both have answered.
+            group.wait()
+            trace.log(failed ? "failed" : "total \(total)")
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            nonisolated(unsafe) var total = 0
+            nonisolated(unsafe) var failed = false
+            async let measure1 = api.measure("abc")
+            async let count2 = api.count()
+            do {
+                let length = try await measure1
+                total += length
+            } catch {}
+            do {
+                let count = try await count2
+                total += count
+            } catch {
+                failed = true
+            }
+            // Both have answered.
+            trace.log(failed ? "failed" : "total \(total)")
         }
     }
 }

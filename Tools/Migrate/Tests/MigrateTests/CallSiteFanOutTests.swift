@@ -47,7 +47,7 @@ struct CallSiteFanOutTests {
             ])
     }
 
-    @Test("A group passed on, waited for, or not ended by a notify leaves the fan-out alone")
+    @Test("A group passed on, waited for with a timeout, or not ended by a notify or a wait: left alone")
     func otherUses() throws {
         let handler = """
                 group.enter()
@@ -58,8 +58,8 @@ struct CallSiteFanOutTests {
             """
         let cases: [(String, String)] = [
             ("    keep(group)\n    group.notify(queue: .main) {}\n", "`group` is used elsewhere (`keep(group)`)"),
-            ("    group.wait()\n    trace.log(\"done\")\n", "`group` is used elsewhere (`group.wait()`)"),
-            ("", "no `group.notify(queue: .main) { }` ends the block"),
+            ("    group.wait(timeout: .now() + 1)\n", "`group` is used elsewhere (`group.wait(timeout: .now() + 1)`)"),
+            ("", "no `group.notify(queue: .main) { }` or `group.wait()` ends the fan-out"),
             ("    group.notify(queue: .main) {}\n    trace.log(\"after\")\n", "code runs after `group.notify`"),
         ]
         for (ending, reason) in cases {

@@ -29,9 +29,12 @@ struct CallSiteFanOutTraceTests {
     func misuse(_ program: CallSiteProgram) async {
         let value = await CallSiteTraceTests.events(program.before, .value)
         let failure = await CallSiteTraceTests.events(program.before, .error)
-        // Released uncalled: before, the group is never left and the notify body never runs;
-        // after, each call fails with AbandonedPromiseError, and the notify body reports it.
-        #expect(await CallSiteTraceTests.events(program.before, .dropped).isEmpty)
+        // Released uncalled: before, the group is never left and the notify body never runs (a
+        // `wait()` blocks for ever: not run); after, each call fails with AbandonedPromiseError,
+        // and the notify body (or the code after the wait) reports it.
+        if program.beforeNotRun(.dropped) == nil {
+            #expect(await CallSiteTraceTests.events(program.before, .dropped).isEmpty)
+        }
         #expect(
             await CallSiteTraceTests.events(program.after, .dropped)
                 == failure.map { $0.replacingOccurrences(of: "FakeError", with: "AbandonedPromiseError") })
@@ -39,7 +42,9 @@ struct CallSiteFanOutTraceTests {
         #expect(await CallSiteTraceTests.events(program.after, .twice) == value)
         // The awaiting task cancelled: before, the code runs on; after, the calls fail with
         // CancellationError (a handle is cancelled), and the notify body reports it.
-        #expect(await CallSiteTraceTests.events(program.before, .held) == value)
+        if program.beforeNotRun(.held) == nil {
+            #expect(await CallSiteTraceTests.events(program.before, .held) == value)
+        }
         let cancelled = await CallSiteTraceTests.trace(program.after, .held)
         #expect(
             CallSiteTraceTests.programEvents(cancelled)

@@ -10,8 +10,8 @@ import SwiftSyntax
 struct DispatchGroupRule: CallRule {
     static let summary =
         "A `DispatchGroup` fan-out (`let group = DispatchGroup()`, `group.enter()` before each call, `group.leave()` "
-        + "ending each handler, `group.notify(queue: .main) { … }` last) becomes one `async let` per call, each "
-        + "handler's code after its await, then the notify body; a group declared elsewhere or used otherwise, a "
+        + "ending each handler, `group.notify(queue: .main) { … }` last or `group.wait()`) becomes one `async let` per "
+        + "call, each handler's code after its await, then the notify body; a group declared elsewhere or used otherwise, a "
         + "`leave()` elsewhere, a notify on another queue, or a call that cannot be converted leaves it alone."
 
     static let concurrent =
@@ -32,8 +32,9 @@ struct DispatchGroupRule: CallRule {
         }
         var rewrite = rewrite
         rewrite.body.removeAll { $0.id == fanOut.leaves[member].id }
-        // Nothing may run after the notify, which now runs last.
-        rewrite.statement = fanOut.notify
+        // Nothing may run after the notify, which now runs last; after `wait()`, the code ran
+        // after the handlers already.
+        rewrite.statement = fanOut.notifyBody == nil ? nil : fanOut.end
         rewrite.notes.append(Self.concurrent)
         return .proceed(rewrite)
     }
@@ -74,7 +75,7 @@ extension CallSiteWriter {
     /// `async let`, then each handler's code after its await, then the notify body in
     /// `await MainActor.run { }` (the context is not the main actor).
     private func fanOutEdit(_ members: [CallRewrite], _ fanOut: FanOut) -> LineEdit? {
-        guard let declaration = fanOut.declaration, let notify = fanOut.notify, let body = fanOut.notifyBody,
+        guard let declaration = fanOut.declaration, let end = fanOut.end,
             let first = items(fanOut).firstIndex(where: { $0.id == declaration.id })
         else { return nil }
         let start = converter.location(for: declaration.positionAfterSkippingLeadingTrivia)
@@ -83,7 +84,8 @@ extension CallSiteWriter {
         var result: [String] = []
         var previous = start.line - 2  // the last line written, 0-based
         var names: [String] = []
-        for item in items(fanOut)[first...] where item.id != notify.id {
+        guard let last = items(fanOut).firstIndex(where: { $0.id == end.id }) else { return nil }
+        for item in items(fanOut)[first..<last] {
             let (from, to) = (line(item.positionAfterSkippingLeadingTrivia), line(item.endPositionBeforeTrailingTrivia))
             guard from > previous else { return nil }  // shares a line with what came before
             result += lines[(previous + 1)..<from]
@@ -115,16 +117,15 @@ extension CallSiteWriter {
             result += block(branches.success, indent: indent + "    ", hop: hop)
             result += catchLines(branches, indent: indent, suffix: "", hop: hop)
         }
-        let notifyStart = line(notify.positionAfterSkippingLeadingTrivia)
-        guard notifyStart > previous else { return nil }
-        result += lines[(previous + 1)..<notifyStart]
-        result += comments(
-            in: notify, outside: [body.statements.position.utf8Offset..<body.statements.endPosition.utf8Offset]
-        )
-        .map { indent + $0 }
-        result += block(Array(body.statements), indent: indent, hop: true)
-        let last = line(notify.endPositionBeforeTrailingTrivia)
-        return LineEdit(first: start.line - 1, last: last, lines: result)
+        let endStart = line(end.positionAfterSkippingLeadingTrivia)
+        guard endStart > previous else { return nil }
+        result += lines[(previous + 1)..<endStart]
+        let body = fanOut.notifyBody.map { [$0.statements.position.utf8Offset..<$0.statements.endPosition.utf8Offset] }
+        result += comments(in: end, outside: body ?? []).map { indent + $0 }
+        if let statements = fanOut.notifyBody?.statements {
+            result += block(Array(statements), indent: indent, hop: true)
+        }
+        return LineEdit(first: start.line - 1, last: line(end.endPositionBeforeTrailingTrivia), lines: result)
     }
 
     private func items(_ fanOut: FanOut) -> [CodeBlockItemSyntax] { fanOut.items }
@@ -261,6 +262,53 @@ extension DispatchGroupRule {
                     await MainActor.run {
                         trace.log("saved \\(saved), failed: \\(failures)")
                     }
+                }
+                """)),
+        CallExample(
+            "`group.wait()`: the awaits take its place, the code after it stays after them",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    let group = DispatchGroup()
+                    nonisolated(unsafe) var total = 0
+                    nonisolated(unsafe) var failed = false
+                    group.enter()
+                    api.measure("abc") { length in
+                        total += length
+                        group.leave()
+                    }
+                    group.enter()
+                    api.count { result in
+                        if case .success(let count) = result {
+                            total += count
+                        } else {
+                            failed = true
+                        }
+                        group.leave()
+                    }
+                    // Both have answered.
+                    group.wait()
+                    trace.log(failed ? "failed" : "total \\(total)")
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    nonisolated(unsafe) var total = 0
+                    nonisolated(unsafe) var failed = false
+                    async let measure1 = api.measure("abc")
+                    async let count2 = api.count()
+                    do {
+                        let length = try await measure1
+                        total += length
+                    } catch {}
+                    do {
+                        let count = try await count2
+                        total += count
+                    } catch {
+                        failed = true
+                    }
+                    // Both have answered.
+                    trace.log(failed ? "failed" : "total \\(total)")
                 }
                 """)),
         CallExample(

@@ -2,7 +2,8 @@ import SwiftSyntax
 
 /// A `DispatchGroup` fan-out in one block: `let group = DispatchGroup()`, then for each call
 /// `group.enter()` and the call, whose handler ends with `group.leave()` (or starts with
-/// `defer { group.leave() }`), then `group.notify(queue: .main) { … }` last.
+/// `defer { group.leave() }`), then `group.notify(queue: .main) { … }` last, or `group.wait()`
+/// (the code after it stays after it).
 struct FanOut {
     var group: String
     /// `let group = DispatchGroup()` (nil when the group is not declared in this block).
@@ -13,7 +14,8 @@ struct FanOut {
     var enters: [CodeBlockItemSyntax] = []
     /// Each member's `group.leave()` (or `defer { group.leave() }`), in its handler.
     var leaves: [CodeBlockItemSyntax] = []
-    var notify: CodeBlockItemSyntax?
+    /// `group.notify(queue: .main) { … }` or `group.wait()`, and the notify's body.
+    var end: CodeBlockItemSyntax?
     var notifyBody: ClosureExprSyntax?
     /// Why the fan-out is not rewritten (nil: its shape is one this tool rewrites).
     var problem: String?
@@ -85,8 +87,14 @@ struct FanOut {
                 guard let body = call.trailingClosure, body.signature == nil else {
                     return fail("`\(group).notify`'s body is not a closure without parameters or captures")
                 }
-                notify = item
+                end = item
                 notifyBody = body
+                break
+            }
+            if let call = item.item.as(FunctionCallExprSyntax.self), Self.groupCall(item, "wait") == group,
+                call.arguments.isEmpty
+            {
+                end = item
                 break
             }
             if CallRewrite.uses(group, in: [item]) {
@@ -94,7 +102,7 @@ struct FanOut {
             }
             index += 1
         }
-        if notify == nil { return fail("no `\(group).notify(queue: .main) { }` ends the block") }
+        if end == nil { return fail("no `\(group).notify(queue: .main) { }` or `\(group).wait()` ends the fan-out") }
         if members.isEmpty { return fail("no call enters `\(group)`") }
     }
 
