@@ -39,6 +39,10 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await DispatchGroupRule3.Before().run(api: $0, trace: $1) },
         after: { await DispatchGroupRule3.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
+        name: "DispatchGroupRule: a call made in a loop: a task group, each handler's code as its result comes",
+        before: { await DispatchGroupRule4.Before().run(api: $0, trace: $1) },
+        after: { await DispatchGroupRule4.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
         name: "StatementOrderRule: an early return, with the call last in an `if`: the return still ends the work",
         before: { await StatementOrderRule1.Before().run(api: $0, trace: $1) },
         after: { await StatementOrderRule1.After().run(api: $0, trace: $1) }),
@@ -420,6 +424,70 @@ enum DispatchGroupRule3 {
             }
             // Both have answered.
             trace.log(failed ? "failed" : "total \(total)")
+        }
+    }
+}
+
+enum DispatchGroupRule4 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            let group = DispatchGroup()
+            nonisolated(unsafe) var texts: [Int: String] = [:]
+            nonisolated(unsafe) var failure: (any Error)?
+            for id in [1, 2] {
+                group.enter()
+                api.load(id: id) { result in
+                    switch result {
+                    case .success(let text):
+                        texts[id] = text
+                    case .failure(let error):
+                        failure = error
+                    }
+                    group.leave()
+                }
+            }
+            group.notify(queue: .main) {
+                if let failure {
+                    trace.failed(failure)
+                } else {
+                    trace.log("got \(texts.sorted { $0.key < $1.key }.map(\.value))")
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            nonisolated(unsafe) var texts: [Int: String] = [:]
+            nonisolated(unsafe) var failure: (any Error)?
+            await withTaskGroup(of: (Int, Result<String, any Error>).self) { tasks in
+                let inputs = Array([1, 2])
+                for (position, id) in inputs.enumerated() {
+                    tasks.addTask {
+                        do {
+                            return (position, .success(try await api.load(id: id)))
+                        } catch {
+                            return (position, .failure(error))
+                        }
+                    }
+                }
+                for await (position, outcome) in tasks {
+                    let id = inputs[position]
+                    do {
+                        let text = try outcome.get()
+                        texts[id] = text
+                    } catch {
+                        failure = error
+                    }
+                }
+            }
+            await MainActor.run {
+                if let failure {
+                    trace.failed(failure)
+                } else {
+                    trace.log("got \(texts.sorted { $0.key < $1.key }.map(\.value))")
+                }
+            }
         }
     }
 }

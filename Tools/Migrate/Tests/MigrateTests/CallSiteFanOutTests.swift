@@ -72,6 +72,40 @@ struct CallSiteFanOutTests {
         }
     }
 
+    @Test("A loop with more than the call, or beside other calls, is left alone")
+    func loops() throws {
+        let call = """
+                    api.save(text) { error in
+                        if let error {
+                            trace.failed(error)
+                        } else {
+                            trace.log("saved")
+                        }
+                        group.leave()
+                    }
+            """
+        let cases: [(String, String)] = [
+            (
+                "    for text in [\"a\"] {\n        trace.log(text)\n        group.enter()\n" + call + "\n    }\n",
+                "a loop that enters `group` is not `for x in s { group.enter(); call { … } }`"
+            ),
+            (
+                "    for text in [\"a\"] {\n        group.enter()\n" + call + "\n    }\n    let text = \"b\"\n"
+                    + "    group.enter()\n" + call.replacingOccurrences(of: "\n    ", with: "\n") + "\n",
+                "a loop that enters `group` beside other calls"
+            ),
+        ]
+        for (body, reason) in cases {
+            let program =
+                "func run(api: FakeAPI, trace: Trace) async {\n    let group = DispatchGroup()\n" + body
+                + "    group.notify(queue: .main) {}\n}\n"
+            let (files, outcomes) = try Self.outcomes(program)
+            #expect(files == 0)
+            #expect(outcomes.allSatisfy { $0 == .leftAlone(.dispatchGroup, reason) }, "\(outcomes)")
+            #expect(!outcomes.isEmpty)
+        }
+    }
+
     @Test("A group declared elsewhere may be shared: left alone")
     func sharedGroup() throws {
         let (files, outcomes) = try Self.outcomes(

@@ -57,13 +57,16 @@ extension CallSiteWriter {
         for id in order {
             let members = byFanOut[id]!
             let fanOut = members[0].rewrite.fanOut!
-            let edit = members.count == fanOut.members.count ? fanOutEdit(members.map(\.rewrite), fanOut) : nil
+            let settled = members.count == fanOut.members.count
+            let edit = settled ? fanOutEdit(members.map(\.rewrite), fanOut) : nil
             guard let edit, !(existing + edits).contains(where: { $0.first <= edit.last && edit.first <= $0.last })
             else {
-                for member in members {
-                    entries[member.entry].outcome = .leftAlone(
-                        .dispatchGroup, "another call of the `\(fanOut.group)` fan-out is left alone")
-                }
+                let reason =
+                    settled
+                    ? "the fan-out's code cannot be written in place (a statement shares a line, or a name it needs is "
+                        + "taken)"
+                    : "another call of the `\(fanOut.group)` fan-out is left alone"
+                for member in members { entries[member.entry].outcome = .leftAlone(.dispatchGroup, reason) }
                 continue
             }
             edits.append(edit)
@@ -90,15 +93,16 @@ extension CallSiteWriter {
             guard from > previous else { return nil }  // shares a line with what came before
             result += lines[(previous + 1)..<from]
             previous = to
-            if let member = fanOut.members.firstIndex(where: { $0.id == item.id }) {
+            if let loop = fanOut.loop, loop.item.id == item.id {
+                guard let lines = taskGroup(members[0], loop, indent: indent) else { return nil }
+                result += lines
+            } else if let member = fanOut.members.firstIndex(where: { $0.id == item.id }) {
                 let rewrite = members.first { $0.call.parent?.id == item.id }!
                 guard let entry = rewrite.entry, let branches = rewrite.branches else { return nil }
                 let name = "\(entry.asyncName)\(member + 1)"
                 guard !CallRewrite.uses(name, in: fanOut.items) else { return nil }
                 names.append(name)
-                let moved = [branches.success, branches.failure].compactMap { items in
-                    items.first.map { $0.position.utf8Offset..<items.last!.endPosition.utf8Offset }
-                }
+                let moved = Self.ranges([branches.success, branches.failure])
                 result += comments(in: item, outside: moved).map { indent + $0 }
                 let type = entry.shape.valueText == nil ? ": Void" : ""
                 result.append(indent + "async let \(name)\(type) = \(callText(rewrite, entry: entry))")
@@ -106,7 +110,7 @@ extension CallSiteWriter {
                 result += lines[from...to]
             }
         }
-        for (member, name) in zip(fanOut.members, names) {
+        for (member, name) in zip(fanOut.members, names) where fanOut.loop == nil {
             let rewrite = members.first { $0.call.parent?.id == member.id }!
             guard let entry = rewrite.entry, let branches = rewrite.branches else { return nil }
             let hop = rewrite.hopsToMain  // never on the main actor (``DispatchGroupRule``)
@@ -135,7 +139,9 @@ extension CallSiteWriter {
 }
 
 extension DispatchGroupRule {
-    static let examples: [CallExample] = [
+    static var examples: [CallExample] { fixedExamples + loopExamples }
+
+    static let fixedExamples: [CallExample] = [
         CallExample(
             "two calls, their values and errors kept in locals, the notify body last",
             before: """

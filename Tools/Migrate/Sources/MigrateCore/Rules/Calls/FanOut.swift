@@ -17,6 +17,8 @@ struct FanOut {
     /// `group.notify(queue: .main) { … }` or `group.wait()`, and the notify's body.
     var end: CodeBlockItemSyntax?
     var notifyBody: ClosureExprSyntax?
+    /// The `for` loop whose body is `group.enter()` and the fan-out's only call (a task group).
+    var loop: (item: CodeBlockItemSyntax, statement: ForStmtSyntax)?
     /// Why the fan-out is not rewritten (nil: its shape is one this tool rewrites).
     var problem: String?
 
@@ -32,6 +34,14 @@ struct FanOut {
         guard let position = items.firstIndex(where: { $0.id == item.id }), position > 0,
             let group = groupCall(items[position - 1], "enter")
         else { return nil }
+        // `for x in s { group.enter(); call { … } }`: the fan-out is the loop's block.
+        if let loop = list.parent?.parent?.as(ForStmtSyntax.self),
+            let outer = loop.parent?.as(CodeBlockItemSyntax.self)?.parent?.as(CodeBlockItemListSyntax.self)
+        {
+            var fanOut = FanOut(group: group, items: Array(outer))
+            fanOut.read()
+            return fanOut
+        }
         var fanOut = FanOut(group: group, items: items)
         fanOut.read()
         return fanOut
@@ -97,6 +107,13 @@ struct FanOut {
                 end = item
                 break
             }
+            if let loop = item.item.as(ForStmtSyntax.self), CallRewrite.uses(group, in: [item]) {
+                guard let problem = readLoop(item, loop) else {
+                    index += 1
+                    continue
+                }
+                return fail(problem)
+            }
             if CallRewrite.uses(group, in: [item]) {
                 return fail("`\(group)` is used elsewhere (`\(item.trimmedDescription.prefix { $0 != "\n" })`)")
             }
@@ -104,6 +121,26 @@ struct FanOut {
         }
         if end == nil { return fail("no `\(group).notify(queue: .main) { }` or `\(group).wait()` ends the fan-out") }
         if members.isEmpty { return fail("no call enters `\(group)`") }
+        if loop != nil, members.count > 1 { return fail("a loop that enters `\(group)` beside other calls") }
+    }
+
+    /// `for x in s { group.enter(); call { … } }` as the fan-out's member, or why not.
+    private mutating func readLoop(_ item: CodeBlockItemSyntax, _ loop: ForStmtSyntax) -> String? {
+        let body = Array(loop.body.statements)
+        guard loop.pattern.is(IdentifierPatternSyntax.self), loop.whereClause == nil, loop.caseKeyword == nil,
+            loop.tryKeyword == nil, loop.awaitKeyword == nil, body.count == 2,
+            Self.groupCall(body[0], "enter") == group,
+            let call = body[1].item.as(FunctionCallExprSyntax.self), let handler = call.trailingClosure,
+            call.additionalTrailingClosures.isEmpty
+        else { return "a loop that enters `\(group)` is not `for x in s { \(group).enter(); call { … } }`" }
+        guard let leave = leaveItem(handler) else {
+            return "a handler does not end with `\(group).leave()` (or start with `defer { … }` around it)"
+        }
+        self.loop = (item, loop)
+        enters.append(body[0])
+        members.append(body[1])
+        leaves.append(leave)
+        return nil
     }
 
     private mutating func fail(_ reason: String) {

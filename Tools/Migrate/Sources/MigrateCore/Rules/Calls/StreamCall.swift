@@ -117,6 +117,11 @@ extension StreamCall {
 }
 
 extension CallSiteWriter {
+    /// The byte ranges of runs of statements that move (empty runs left out).
+    static func ranges(_ runs: [[CodeBlockItemSyntax]]) -> [Range<Int>] {
+        runs.compactMap { items in items.first.map { $0.position.utf8Offset..<items.last!.endPosition.utf8Offset } }
+    }
+
     /// `do { for try await v in f(…) { values } [try Task.checkCancellation()] success } catch { failure }`.
     func edit(_ rewrite: CallRewrite, stream: StreamCall) -> LineEdit? {
         guard let statement = rewrite.statement, let branches = rewrite.branches, let entry = rewrite.entry else {
@@ -127,9 +132,7 @@ extension CallSiteWriter {
         let indent = String(lines[start.line - 1].prefix { $0 == " " || $0 == "\t" })
         guard indent.count == start.column - 1 else { return nil }  // something before the call on its line
         let suffix = String(lines[end.line - 1].utf8.dropFirst(end.column - 1)).map { String($0) } ?? ""
-        let moved = [rewrite.body, branches.success, branches.failure].compactMap { items in
-            items.first.map { $0.position.utf8Offset..<items.last!.endPosition.utf8Offset }
-        }
+        let moved = Self.ranges([rewrite.body, branches.success, branches.failure])
         var result = comments(in: statement, outside: moved).map { indent + $0 }
         let loop = "for try await \(branches.valueName ?? "_") in \(callText(rewrite, entry: entry)) {"
         let values = block(
