@@ -59,6 +59,29 @@ struct CallSiteStreamTests {
             notes.contains { $0.contains("only the API releasing the handler or the awaiting task's cancellation") })
     }
 
+    @Test("`[weak self]` on a stream with no end is left alone: the loop would keep the object alive")
+    func weakSelfWithoutEnd() throws {
+        let result = Self.migrate(
+            """
+            final class Screen: Sendable {
+                let feed = Feed()
+                func run() async {
+                    feed.observe(key: "a") { [weak self] value in
+                        guard let self else { return }
+                        print(self, value)
+                    }
+                }
+            }
+            """)
+        #expect(result.files.isEmpty)
+        guard case .leftAlone(let reason, let detail) = try #require(result.entries.first).outcome else {
+            Issue.record("converted")
+            return
+        }
+        #expect(reason == .captureList)
+        #expect(detail.contains("keep the object alive until cancelled"))
+    }
+
     @Test("Values that carry an error are left alone: the stream would end at the first one")
     func resultValues() throws {
         let result = Self.migrate(

@@ -88,6 +88,13 @@ struct StreamCallRule: CallRule {
         if rewrite.body.contains(where: { $0.parent?.parent?.id != handler.id }) {
             return .leave(.multiShot, many + "; its code hops to the main queue, where it ran after later values")
         }
+        if handler.signature?.capture != nil, stream.completion == nil {
+            // ``WeakSelfRule`` made `self` strong: with nothing but cancellation to end the loop, the
+            // object would stay alive as long as the observation, where it was released before.
+            return .leave(
+                .captureList,
+                "`[weak self]` on a stream with no end: the loop would keep the object alive until cancelled")
+        }
         guard let names = rewrite.parameterNames, names.count == 1 else {
             return .leave(.handlerPattern, "the handler's value is not named (`$0`)")
         }
