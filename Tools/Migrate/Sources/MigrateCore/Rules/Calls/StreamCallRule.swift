@@ -26,10 +26,14 @@ struct StreamCallRule: CallRule {
         let many = "`\(entry.displayName)` calls its handler many times"
         guard let handlers = entry.stream else { return .leave(.multiShot, many) }
         guard case .value = handlers.valueShape else {
+            let shape = handlers.valueShape
             return .leave(
                 .multiShot,
-                many + "; its \(handlers.valueShape.name) values would end the stream at the first error, where the "
-                    + "handler went on receiving values")
+                many
+                    + (shape.carriesError
+                        ? "; its \(shape.name) values would end the stream at the first error, where the handler went "
+                            + "on receiving values"
+                        : "; its \(shape.name) handler is not rewritten as a loop"))
         }
         switch handlers.completionShape {
         case nil, .errorOnly?, .none?: break
