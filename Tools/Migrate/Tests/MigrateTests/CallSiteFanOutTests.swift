@@ -106,6 +106,48 @@ struct CallSiteFanOutTests {
         }
     }
 
+    @Test("The comments at the end of the group's lines are kept")
+    func trailingComments() throws {
+        let (text, result) = try CallSiteFixtures.rewrite(
+            """
+            func run(api: FakeAPI, trace: Trace) async {
+                let group = DispatchGroup()  // one group
+                group.enter()  // the save
+                api.save("a") { error in
+                    if let error {
+                        trace.failed(error)
+                    } else {
+                        trace.log("saved")
+                    }
+                    group.leave()
+                }  // saved
+                group.notify(queue: .main) {
+                    trace.log("done")
+                }  // done
+            }
+            """)
+        #expect(result.convertedCount == 1)
+        #expect(
+            text == """
+                func run(api: FakeAPI, trace: Trace) async {
+                    // one group
+                    // the save
+                    // saved
+                    async let save1: Void = api.save("a")
+                    do {
+                        try await save1
+                        trace.log("saved")
+                    } catch {
+                        trace.failed(error)
+                    }
+                    // done
+                    await MainActor.run {
+                        trace.log("done")
+                    }
+                }
+                """)
+    }
+
     @Test("A group declared elsewhere may be shared: left alone")
     func sharedGroup() throws {
         let (files, outcomes) = try Self.outcomes(

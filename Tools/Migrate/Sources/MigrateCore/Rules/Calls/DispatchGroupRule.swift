@@ -93,6 +93,10 @@ extension CallSiteWriter {
             guard from > previous else { return nil }  // shares a line with what came before
             result += lines[(previous + 1)..<from]
             previous = to
+            let rewritten = item.id == declaration.id || fanOut.enters.contains { $0.id == item.id }
+            if rewritten || fanOut.members.contains(where: { $0.id == item.id }) || fanOut.loop?.item.id == item.id {
+                result += trailingComment(item).map { [indent + $0] } ?? []
+            }
             if let loop = fanOut.loop, loop.item.id == item.id {
                 guard let lines = taskGroup(members[0], loop, indent: indent) else { return nil }
                 result += lines
@@ -106,7 +110,7 @@ extension CallSiteWriter {
                 result += comments(in: item, outside: moved).map { indent + $0 }
                 let type = entry.shape.valueText == nil ? ": Void" : ""
                 result.append(indent + "async let \(name)\(type) = \(callText(rewrite, entry: entry))")
-            } else if item.id != declaration.id, !fanOut.enters.contains(where: { $0.id == item.id }) {
+            } else if !rewritten {
                 result += lines[from...to]
             }
         }
@@ -126,6 +130,7 @@ extension CallSiteWriter {
         result += lines[(previous + 1)..<endStart]
         let body = fanOut.notifyBody.map { [$0.statements.position.utf8Offset..<$0.statements.endPosition.utf8Offset] }
         result += comments(in: end, outside: body ?? []).map { indent + $0 }
+        result += trailingComment(end).map { [indent + $0] } ?? []
         if let statements = fanOut.notifyBody?.statements {
             result += block(Array(statements), indent: indent, hop: true)
         }
@@ -133,6 +138,14 @@ extension CallSiteWriter {
     }
 
     private func items(_ fanOut: FanOut) -> [CodeBlockItemSyntax] { fanOut.items }
+
+    /// What follows a statement on its last line (`// why`), which goes with the line.
+    private func trailingComment(_ item: CodeBlockItemSyntax) -> String? {
+        let end = converter.location(for: item.endPositionBeforeTrailingTrivia)
+        let rest = String(decoding: Array(lines[end.line - 1].utf8).dropFirst(end.column - 1), as: UTF8.self)
+        let text = rest.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()
+        return text.isEmpty ? nil : String(text)
+    }
 
     /// The 0-based line of a position.
     private func line(_ position: AbsolutePosition) -> Int { converter.location(for: position).line - 1 }
