@@ -127,9 +127,8 @@ public enum CallRuleCatalog {
         [
             ExpectationTestRule.self, AsyncContextRule.self, ReceiverTypeRule.self, CounterpartCallRule.self,
             KeptHandleRule.self, DispatchGroupRule.self, StatementOrderRule.self, MainQueueHopRule.self,
-            WeakSelfRule.self,
-            StreamCallRule.self, ResultHandlerRule.self, OptionalValueErrorRule.self, ErrorOnlyRule.self,
-            ValueHandlerRule.self,
+            WeakSelfRule.self, StreamCallRule.self, ResultHandlerRule.self, OptionalValueErrorRule.self,
+            ErrorOnlyRule.self, ValueHandlerRule.self,
         ]
     }
 
