@@ -104,7 +104,7 @@ public final class FakeAPI: @unchecked Sendable {
     private var held: [@Sendable () -> Void] = []
     private var calls = 0
     private var waiters: [CheckedContinuation<Void, Never>] = []
-    private let queue = DispatchQueue(label: "FakeAPI")
+    let queue = DispatchQueue(label: "FakeAPI")
     let outcome: Outcome
     let trace: Trace
 

@@ -11,6 +11,14 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { ExpectationTestRule1.Before().run(api: $0, trace: $1) },
         after: { _ = try? await ExpectationTestRule1.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
+        name: "ConfirmationTestRule: a test that confirms the handler awaits the call",
+        before: { await ConfirmationTestRule1.Before().run(api: $0, trace: $1) },
+        after: { await ConfirmationTestRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "ConfirmationTestRule: a comment and `expectedCount: 1`: the same confirmation",
+        before: { await ConfirmationTestRule2.Before().run(api: $0, trace: $1) },
+        after: { await ConfirmationTestRule2.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
         name: "AsyncContextRule: a call in a Task.detached body is rewritten (the task's closure is async)",
         before: { await AsyncContextRule1.Before().run(api: $0, trace: $1) },
         after: { await AsyncContextRule1.After().run(api: $0, trace: $1) }),
@@ -141,6 +149,59 @@ enum ExpectationTestRule1 {
             } catch {
                 trace.failed(error)
             }
+        }
+    }
+}
+
+enum ConfirmationTestRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            await confirmation { confirmed in
+                api.count { result in
+                    switch result {
+                    case .success(let count):
+                        trace.log("count \(count)")
+                    case .failure(let error):
+                        trace.failed(error)
+                    }
+                    confirmed()
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let count = try await api.count()
+                trace.log("count \(count)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+}
+
+enum ConfirmationTestRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            // Measure a text.
+            await confirmation("measured", expectedCount: 1) { confirmed in
+                api.measure("abc") { count in
+                    trace.log("count \(count)")
+                    confirmed()
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            // Measure a text.
+            do {
+                let count = try await api.measure("abc")
+                trace.log("count \(count)")
+            } catch {}
         }
     }
 }

@@ -19,13 +19,13 @@ struct CallSiteTraceTests {
         let trace = Trace()
         let api = FakeAPI(outcome: outcome, trace: trace)
         if outcome == .held {
-            let task = Task { await program(api, trace) }
+            let task = Task { await FakeTesting.$api.withValue(api) { await program(api, trace) } }
             await api.called()
             task.cancel()
             await task.value
             api.release()
         } else {
-            await program(api, trace)
+            await FakeTesting.$api.withValue(api) { await program(api, trace) }
         }
         await api.idle()
         await MainActor.run {}  // the main queue is FIFO: the hops the handlers made have run
@@ -48,8 +48,8 @@ struct CallSiteTraceTests {
     }
 
     /// The programs of one-shot handlers (multi-shot ones and fan-outs: ``CallSiteStreamTraceTests``,
-    /// ``CallSiteFanOutTraceTests``).
-    static let oneShot = callSitePrograms.filter { !$0.isMultiShot && !$0.isFanOut }
+    /// ``CallSiteFanOutTraceTests``; Swift Testing confirmations: ``CallSiteConfirmationTests``).
+    static let oneShot = callSitePrograms.filter { !$0.isMultiShot && !$0.isFanOut && !$0.isConfirmation }
 
     @Test("A value and an error: the same trace before and after", arguments: oneShot)
     func sameTraces(_ program: CallSiteProgram) async {

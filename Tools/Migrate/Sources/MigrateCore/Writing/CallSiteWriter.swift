@@ -23,6 +23,11 @@ struct CallSiteWriter {
     /// The call's edit, and for a test waiting on an expectation (``ExpectationTest``) the
     /// method made `async throws` and the expectation's and the wait's lines removed.
     func edits(_ rewrite: CallRewrite) -> [LineEdit]? {
+        if let test = rewrite.confirmation {  // the call's code replaces the whole `confirmation { }`
+            var whole = rewrite
+            whole.statement = test.statement
+            return edit(whole).map { [$0] }
+        }
         guard let call = edit(rewrite) else { return nil }
         guard let test = rewrite.expectation else { return [call] }
         var result = [call]

@@ -15,6 +15,8 @@ struct CallRewrite {
     var declaringOwners: [String?] = []
     /// Settled by ``ExpectationTestRule``: the test method's expectation, whose lines go.
     var expectation: ExpectationTest?
+    /// Settled by ``ConfirmationTestRule``: the test's `confirmation { }`, which the call's code replaces.
+    var confirmation: ConfirmationTest?
 
     /// Settled by ``CounterpartCallRule``: the function called and its counterpart...
     var entry: AsyncCounterparts.Entry?
@@ -125,7 +127,8 @@ public struct CallExample: Sendable, CustomStringConvertible {
 public enum CallRuleCatalog {
     public static var all: [any DocumentedCallRule.Type] {
         [
-            ExpectationTestRule.self, AsyncContextRule.self, ReceiverTypeRule.self, CounterpartCallRule.self,
+            ExpectationTestRule.self, ConfirmationTestRule.self, AsyncContextRule.self, ReceiverTypeRule.self,
+            CounterpartCallRule.self,
             KeptHandleRule.self, DispatchGroupRule.self, StatementOrderRule.self, MainQueueHopRule.self,
             WeakSelfRule.self, StreamCallRule.self, ResultHandlerRule.self, OptionalValueErrorRule.self,
             ErrorOnlyRule.self, ValueHandlerRule.self,

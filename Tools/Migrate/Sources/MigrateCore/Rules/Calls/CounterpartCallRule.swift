@@ -54,8 +54,11 @@ struct CounterpartCallRule: CallRule {
         rewrite.entry = entry
         rewrite.argumentParameters = parameters
         rewrite.handler = handler
-        // A test's `fulfill()` goes with the expectation (``ExpectationTestRule``).
-        rewrite.body = Array(handler.statements).filter { $0.id != rewrite.expectation?.fulfill.id }
+        // A test's `fulfill()` or `confirmed()` goes with the expectation (``ExpectationTestRule``,
+        // ``ConfirmationTestRule``).
+        rewrite.body = Array(handler.statements).filter {
+            $0.id != rewrite.expectation?.fulfill.id && $0.id != rewrite.confirmation?.confirmed.id
+        }
         return .proceed(rewrite)
     }
 

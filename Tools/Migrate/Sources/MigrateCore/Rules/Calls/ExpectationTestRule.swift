@@ -92,7 +92,7 @@ struct ExpectationTestRule: CallRule {
     }
 
     /// A `return` of the handler itself (not of a closure in it).
-    private static func returns(in handler: ClosureExprSyntax) -> Bool {
+    static func returns(in handler: ClosureExprSyntax) -> Bool {
         handler.statements.tokens(viewMode: .sourceAccurate).contains { token in
             guard token.tokenKind == .keyword(.return) else { return false }
             var node = token.parent
