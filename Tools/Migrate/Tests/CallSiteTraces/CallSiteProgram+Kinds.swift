@@ -24,7 +24,7 @@ extension CallSiteProgram {
     /// fan-out's handler leaves the group twice, which crashes the process; a handler never
     /// called (or held until the task has ended) never leaves it, and `wait()` blocks for ever.
     public func beforeNotRun(_ outcome: Outcome) -> String? {
-        guard isFanOut else { return nil }
+        guard isFanOut else { return continuationNotRun(outcome) }
         if outcome == .twice { return "a second `leave()` of the group crashes the process" }
         if name.contains("`group.wait()`"), outcome == .dropped || outcome == .held {
             return "the group is never left: `wait()` blocks for ever"

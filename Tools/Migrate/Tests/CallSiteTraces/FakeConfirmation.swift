@@ -54,4 +54,20 @@ extension CallSiteProgram {
     /// A Swift Testing program (`ConfirmationTestRule`): before its rewrite, its confirmation
     /// returns before the API calls back, and logs the miscount (see ``confirmation(_:expectedCount:isolation:_:)``).
     public var isConfirmation: Bool { name.hasPrefix("ConfirmationTestRule:") }
+
+    /// A program that waits for its handler with a continuation (`ContinuationCallRule`).
+    public var isContinuation: Bool { name.hasPrefix("ContinuationCallRule:") }
+
+    /// Why a continuation's program before its rewrite is not run with `outcome`: a handler
+    /// never called leaves the task suspended for ever (held, it waits for the handler after
+    /// its cancellation); called twice, the continuation is resumed twice, which crashes.
+    func continuationNotRun(_ outcome: Outcome) -> String? {
+        guard isContinuation else { return nil }
+        switch outcome {
+        case .dropped: return "the continuation is never resumed: the task is suspended for ever"
+        case .held: return "the continuation ignores the cancellation: the task waits for the handler"
+        case .twice: return "the continuation is resumed twice: the process crashes"
+        default: return nil
+        }
+    }
 }

@@ -11,6 +11,10 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { ExpectationTestRule1.Before().run(api: $0, trace: $1) },
         after: { _ = try? await ExpectationTestRule1.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
+        name: "ContinuationCallRule: a continuation resumed by the handler: the call awaited in its place",
+        before: { await ContinuationCallRule1.Before().run(api: $0, trace: $1) },
+        after: { await ContinuationCallRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
         name: "ConfirmationTestRule: a test that confirms the handler awaits the call",
         before: { await ConfirmationTestRule1.Before().run(api: $0, trace: $1) },
         after: { await ConfirmationTestRule1.After().run(api: $0, trace: $1) }),
@@ -146,6 +150,34 @@ enum ExpectationTestRule1 {
             do {
                 let user = try await api.load(id: 1)
                 trace.log("loaded \(user)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+}
+
+enum ContinuationCallRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            await withCheckedContinuation { continuation in
+                api.save("a") { error in
+                    if let error {
+                        trace.failed(error)
+                    } else {
+                        trace.log("saved")
+                    }
+                    continuation.resume()
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                try await api.save("a")
+                trace.log("saved")
             } catch {
                 trace.failed(error)
             }

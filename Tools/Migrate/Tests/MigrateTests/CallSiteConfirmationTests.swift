@@ -66,6 +66,7 @@ struct CallSiteConfirmationTests {
                     await withCheckedContinuation { continuation in
                         api.ping {
                             continuation.resume()
+                            print("pinged")
                         }
                     }
                 }
@@ -166,5 +167,41 @@ struct CallSiteConfirmationTests {
             CallSiteTraceTests.programEvents(await Self.run(program.after, .held).events)
                 == (hasFailureCode
                     ? failure.map { $0.replacingOccurrences(of: "FakeError", with: "CancellationError") } : []))
+    }
+}
+
+/// Programs that waited for a handler with a continuation (`ContinuationCallRule`): the same
+/// trace for a value and an error; the misuse the continuation could not survive, after.
+@Suite("Call sites: continuations resumed by the handler")
+struct CallSiteContinuationTests {
+    static let programs = callSitePrograms.filter(\.isContinuation)
+
+    @Test("Every continuation example runs in the harness")
+    func programsRun() {
+        #expect(Self.programs.count == 1)
+    }
+
+    @Test(
+        "A value and an error: the same trace; dropped, twice, cancelled: what the async forms do", arguments: programs)
+    func traces(_ program: CallSiteProgram) async {
+        for outcome in [CallSiteTraces.Outcome.value, .error] {
+            let before = await CallSiteTraceTests.trace(program.before, outcome)
+            #expect(before == (await CallSiteTraceTests.trace(program.after, outcome)), "\(outcome)")
+            #expect(CallSiteTraceTests.programEvents(before).count == 1)
+        }
+        // Before, a handler never called suspends the task for ever, a second call crashes and the
+        // cancelled task waits for the handler (not run); after:
+        let failure = CallSiteTraceTests.programEvents(await CallSiteTraceTests.trace(program.before, .error))
+        let value = CallSiteTraceTests.programEvents(await CallSiteTraceTests.trace(program.before, .value))
+        for (outcome, error) in [
+            (CallSiteTraces.Outcome.dropped, "AbandonedPromiseError"), (.held, "CancellationError"),
+        ] {
+            #expect(
+                CallSiteTraceTests.programEvents(await CallSiteTraceTests.trace(program.after, outcome))
+                    == failure.map { $0.replacingOccurrences(of: "FakeError", with: error) })
+            #expect(program.beforeNotRun(outcome) != nil)
+        }
+        #expect(CallSiteTraceTests.programEvents(await CallSiteTraceTests.trace(program.after, .twice)) == value)
+        #expect(program.beforeNotRun(.twice) != nil)
     }
 }

@@ -49,7 +49,9 @@ struct CallSiteTraceTests {
 
     /// The programs of one-shot handlers (multi-shot ones and fan-outs: ``CallSiteStreamTraceTests``,
     /// ``CallSiteFanOutTraceTests``; Swift Testing confirmations: ``CallSiteConfirmationTests``).
-    static let oneShot = callSitePrograms.filter { !$0.isMultiShot && !$0.isFanOut && !$0.isConfirmation }
+    static let oneShot = callSitePrograms.filter {
+        !$0.isMultiShot && !$0.isFanOut && !$0.isConfirmation && !$0.isContinuation
+    }
 
     @Test("A value and an error: the same trace before and after", arguments: oneShot)
     func sameTraces(_ program: CallSiteProgram) async {

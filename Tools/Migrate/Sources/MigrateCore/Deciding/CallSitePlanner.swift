@@ -6,7 +6,8 @@ struct CallSitePlanner {
 
     private static var rules: [any CallRule] {
         [
-            ExpectationTestRule(), ConfirmationTestRule(), AsyncContextRule(), ReceiverTypeRule(),
+            ExpectationTestRule(), ContinuationCallRule(), ConfirmationTestRule(), AsyncContextRule(),
+            ReceiverTypeRule(),
             CounterpartCallRule(), KeptHandleRule(),
             DispatchGroupRule(), StatementOrderRule(), MainQueueHopRule(), WeakSelfRule(), StreamCallRule(),
             ResultHandlerRule(), OptionalValueErrorRule(), ErrorOnlyRule(), ValueHandlerRule(),

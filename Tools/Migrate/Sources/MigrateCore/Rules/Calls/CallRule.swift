@@ -127,7 +127,8 @@ public struct CallExample: Sendable, CustomStringConvertible {
 public enum CallRuleCatalog {
     public static var all: [any DocumentedCallRule.Type] {
         [
-            ExpectationTestRule.self, ConfirmationTestRule.self, AsyncContextRule.self, ReceiverTypeRule.self,
+            ExpectationTestRule.self, ContinuationCallRule.self, ConfirmationTestRule.self, AsyncContextRule.self,
+            ReceiverTypeRule.self,
             CounterpartCallRule.self,
             KeptHandleRule.self, DispatchGroupRule.self, StatementOrderRule.self, MainQueueHopRule.self,
             WeakSelfRule.self, StreamCallRule.self, ResultHandlerRule.self, OptionalValueErrorRule.self,

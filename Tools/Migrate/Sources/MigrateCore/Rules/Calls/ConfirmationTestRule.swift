@@ -22,8 +22,8 @@ struct ConfirmationTestRule: CallRule {
             Self.wrapper(wrapper, names: ["confirmation"]) != nil || Self.isTest(wrapper)
         {
             return leave(
-                "the handler resumes a continuation (`\(wrapper.calledExpression.trimmedDescription)`): the test "
-                    + "waits for it, which the awaited call would do, but its resumes are not rewritten")
+                "the handler resumes a continuation (`\(wrapper.calledExpression.trimmedDescription)`) in a form "
+                    + "`ContinuationCallRule` does not rewrite (in a confirmation, with a value, not last, other code)")
         }
         guard let confirmation = Self.wrapper(closure, names: ["confirmation"]) else { return .proceed(rewrite) }
         let arguments = confirmation.arguments.filter { $0.expression.id != closure.id }
@@ -83,7 +83,7 @@ struct ConfirmationTestRule: CallRule {
     }
 
     /// The closure's call, if it is itself in the body of `wrapper`'s closure.
-    private static func wrapper(_ call: FunctionCallExprSyntax, names: [String]) -> FunctionCallExprSyntax? {
+    static func wrapper(_ call: FunctionCallExprSyntax, names: [String]) -> FunctionCallExprSyntax? {
         var node = call.parent
         while let current = node, !current.is(ClosureExprSyntax.self) { node = current.parent }
         return node?.as(ClosureExprSyntax.self).flatMap { wrapper($0, names: names) }
@@ -99,7 +99,7 @@ struct ConfirmationTestRule: CallRule {
     }
 
     /// `await confirmation { … }` (or `try await`) as a statement of its own.
-    private static func statement(of call: FunctionCallExprSyntax) -> CodeBlockItemSyntax? {
+    static func statement(of call: FunctionCallExprSyntax) -> CodeBlockItemSyntax? {
         var node = Syntax(call).parent
         while let current = node, current.is(AwaitExprSyntax.self) || current.is(TryExprSyntax.self) {
             node = current.parent
@@ -111,13 +111,13 @@ struct ConfirmationTestRule: CallRule {
     }
 
     /// `name()`, `name(count: 1)`, `name.confirm()`, `name.confirm(count: 1)`.
-    private static func confirms(_ item: CodeBlockItemSyntax, name: String) -> Bool {
+    static func confirms(_ item: CodeBlockItemSyntax, name: String) -> Bool {
         let text = item.item.trimmedDescription
         return [name, name + ".confirm"].contains { text == $0 + "()" || text == $0 + "(count: 1)" }
     }
 
     /// The uses of `name` in the closure.
-    private static func count(_ name: String, in closure: ClosureExprSyntax) -> Int {
+    static func count(_ name: String, in closure: ClosureExprSyntax) -> Int {
         closure.statements.tokens(viewMode: .sourceAccurate).filter {
             $0.tokenKind == .identifier(name) && $0.previousToken(viewMode: .sourceAccurate)?.tokenKind != .period
         }.count
