@@ -23,10 +23,12 @@ public struct FakeError: Error {}
 
 /// The events of one run, each with where it ran (the main thread or another).
 public final class Trace: @unchecked Sendable {
-    // @unchecked: `events` and `kept` are only read and written while `lock` is held.
+    // @unchecked: `events`, `kept` and the deliveries are only read and written while `lock` is held.
     private let lock = NSLock()
     private var events: [String] = []
     private var kept: [AnyObject] = []
+    private var deliveryCount = 0
+    private var deliveryWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     public init() {}
 
@@ -42,6 +44,31 @@ public final class Trace: @unchecked Sendable {
     public func log(_ event: String) {
         let place = DispatchQueue.getSpecific(key: Self.place) ?? "other"
         lock.withLock { events.append("\(event) [\(place)]") }
+    }
+
+    /// Logs `event`, what a caller of a shim logs when its handler is called: a harness
+    /// waits for it with ``deliveries(_:)`` (the shim delivers from a task of its own).
+    public func delivered(_ event: String) {
+        log(event)
+        let ready = lock.withLock {
+            deliveryCount += 1
+            let ready = deliveryWaiters.filter { $0.count <= deliveryCount }
+            deliveryWaiters.removeAll { $0.count <= deliveryCount }
+            return ready
+        }
+        for waiter in ready { waiter.continuation.resume() }
+    }
+
+    /// Returns once `count` events have been logged with ``delivered(_:)``.
+    public func deliveries(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let ready = lock.withLock {
+                if deliveryCount >= count { return true }
+                deliveryWaiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
     }
 
     /// Logs the error's type (`failed FakeError`, `failed CancellationError`).
@@ -177,12 +204,18 @@ public final class FakeAPI: @unchecked Sendable {
             defer { held = [] }
             return held
         }
-        for delivery in deliveries { queue.async(execute: delivery) }
+        // In one job: a delivery that calls the API again queues its call's delivery after them all.
+        queue.async { for delivery in deliveries { delivery() } }
     }
 
-    /// Returns when every delivery queued so far has run.
+    /// Returns when every delivery queued so far has run, and those that made calls (a
+    /// handler that calls the API again) have had theirs run too.
     public func idle() async {
-        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+        while true {
+            let made = lock.withLock { calls }
+            await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+            if lock.withLock({ calls }) == made { return }
+        }
     }
 
     /// Logs the call, and delivers the outcome on the API's queue (the value "v", or nil for an error).

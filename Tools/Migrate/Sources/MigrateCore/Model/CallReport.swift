@@ -15,6 +15,12 @@ public enum LeaveReason: String, CaseIterable, Sendable, Comparable {
     case failureType = "typed failure"
     case syntaxErrors = "file with syntax errors"
     case expectation = "test expectation"
+    case completionNeverCalled = "a path never calls the completion"
+    case completionTwice = "a path calls the completion twice"
+    case completionReordered = "code runs after the completion"
+    case completionEscapes = "completion not reached through convertible calls"
+    case functionSignature = "signature not convertible"
+    case calleeLeftAlone = "calls a function left alone"
 
     public static func < (lhs: LeaveReason, rhs: LeaveReason) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -62,6 +68,14 @@ public struct EditedFile: Sendable, Equatable {
 public struct CallMigrationResult: Sendable {
     public var files: [EditedFile]
     public var entries: [CallReportEntry]
+    /// Every function of the module with a completion handler last, converted or not.
+    public var functions: [FunctionReportEntry] = []
+
+    public init(files: [EditedFile], entries: [CallReportEntry], functions: [FunctionReportEntry] = []) {
+        self.files = files
+        self.entries = entries
+        self.functions = functions
+    }
 
     public var convertedCount: Int {
         entries.filter { if case .converted = $0.outcome { true } else { false } }.count
@@ -69,7 +83,8 @@ public struct CallMigrationResult: Sendable {
 
     /// Every call, a blank line, then the summary.
     public func report(module: String? = nil) -> String {
-        entries.map { $0.description + "\n" }.joined() + "\n" + summary(module: module)
+        (functions.map(\.description) + entries.map(\.description)).map { $0 + "\n" }.joined() + "\n"
+            + summary(module: module)
     }
 
     /// Call sites found, converted, left alone by reason (each with its file:line), and
@@ -102,6 +117,7 @@ public struct CallMigrationResult: Sendable {
             }
             lines.append("      " + row)
         }
+        lines += functionSummary()
         if !notes.isEmpty {
             lines.append("  behaviour notes:")
             lines += notes.map { "    " + $0 }

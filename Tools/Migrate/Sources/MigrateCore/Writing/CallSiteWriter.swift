@@ -97,7 +97,7 @@ struct CallSiteWriter {
     /// The comments of the code that goes away (the call's line, `switch`, `case`, `if let
     /// error`...), to keep above the new code: those before the statement and those of the
     /// moved code stay where they are.
-    private func comments(in statement: CodeBlockItemSyntax, outside moved: [Range<Int>]) -> [String] {
+    func comments(in statement: CodeBlockItemSyntax, outside moved: [Range<Int>]) -> [String] {
         var result: [String] = []
         let tokens = Array(statement.tokens(viewMode: .sourceAccurate))
         for (offset, token) in tokens.enumerated() {
@@ -122,7 +122,7 @@ struct CallSiteWriter {
 
     /// `api.load(id: 1)`: the callee as written (renamed when the counterpart has another
     /// name), with the arguments the counterpart keeps.
-    private func callText(_ rewrite: CallRewrite, entry: AsyncCounterparts.Entry) -> String {
+    func callText(_ rewrite: CallRewrite, entry: AsyncCounterparts.Entry) -> String {
         var callee = rewrite.call.calledExpression.trimmedDescription
         if entry.asyncName != entry.name {
             if let member = rewrite.call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base {
@@ -140,7 +140,7 @@ struct CallSiteWriter {
     }
 
     /// The statements' text at `indent` (inside `await MainActor.run { }` for a hop).
-    private func block(_ items: [CodeBlockItemSyntax], indent: String, hop: Bool) -> [String] {
+    func block(_ items: [CodeBlockItemSyntax], indent: String, hop: Bool) -> [String] {
         guard let first = items.first, let last = items.last else { return [] }
         let bytes = source[first.position.utf8Offset..<last.endPosition.utf8Offset]
         var text = String(decoding: bytes, as: UTF8.self)

@@ -35,8 +35,10 @@ struct CallRewrite {
     var notes: [String] = []
 
     /// The handler's parameter names (`_` for an unnamed one); nil for `$0`.
-    var parameterNames: [String]? {
-        guard let handler else { return nil }
+    var parameterNames: [String]? { handler.flatMap(parameterNamesOf) }
+
+    /// A closure's parameter names (`_` for an unnamed one); nil for `$0`.
+    func parameterNamesOf(_ handler: ClosureExprSyntax) -> [String]? {
         guard let clause = handler.signature?.parameterClause else {
             // No names: none are used, unless as `$0`.
             let anonymous = handler.statements.tokens(viewMode: .sourceAccurate).contains {
