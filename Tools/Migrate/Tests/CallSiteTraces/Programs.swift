@@ -111,6 +111,10 @@ public let callSitePrograms: [CallSiteProgram] = [
         name: "CompletionHopRule: the last hop to the main queue: dropped, and the shim delivers on the main queue",
         before: { CompletionHopRule1.Before().run(api: $0, trace: $1) },
         after: { CompletionHopRule1.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
+        name: "PropagationRule: a pyramid over another pyramid of the module: both converted, the chain awaited",
+        before: { await PropagationRule1.Before().run(api: $0, trace: $1) },
+        after: { await PropagationRule1.After().run(api: $0, trace: $1) }),
 ]
 
 enum ExpectationTestRule1 {
@@ -940,6 +944,70 @@ enum CompletionHopRule1 {
         @available(*, renamed: "loadTitle(api:id:)")
         func loadTitle(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
             Future<String> { try await loadTitle(api: api, id: id) }.deliver(on: .main, to: completion)
+        }
+    }
+}
+
+enum PropagationRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            measureLoaded(api: api, id: 4) { result in
+                switch result {
+                case .success(let count):
+                    trace.log("count \(count)")
+                case .failure(let error):
+                    trace.failed(error)
+                }
+            }
+        }
+
+        func measureLoaded(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+            loadText(api: api, id: id) { result in
+                switch result {
+                case .success(let text):
+                    completion(.success(text.count))
+                case .failure(let error):
+                    completion(.failure(error))
+                }
+            }
+        }
+
+        func loadText(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            api.load(id: id) { result in
+                completion(result)
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let count = try await measureLoaded(api: api, id: 4)
+                trace.log("count \(count)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+
+        func measureLoaded(api: FakeAPI, id: Int) async throws -> Int {
+            let text = try await loadText(api: api, id: id)
+            return text.count
+        }
+
+        /// Completion-handler form of `measureLoaded(api:id:)`, for callers not migrated yet.
+        @available(*, renamed: "measureLoaded(api:id:)")
+        func measureLoaded(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+            Future<Int> { try await measureLoaded(api: api, id: id) }.deliver(on: .inline, to: completion)
+        }
+
+        func loadText(api: FakeAPI, id: Int) async throws -> String {
+            return try await api.load(id: id)
+        }
+
+        /// Completion-handler form of `loadText(api:id:)`, for callers not migrated yet.
+        @available(*, renamed: "loadText(api:id:)")
+        func loadText(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            Future<String> { try await loadText(api: api, id: id) }.deliver(on: .inline, to: completion)
         }
     }
 }

@@ -19,4 +19,20 @@ struct CallSiteFunctionTests {
         let entry = try #require(result.functions.first, "no function found")
         CallSiteFixtures.check(example, text: text, result: result, outcome: entry.outcome, entry.description)
     }
+
+    @Test("The summary: functions converted, shims written, left alone by reason, and the chains")
+    func summary() throws {
+        let programs = FunctionRuleCatalog.examples.filter { $0.rule == "PropagationRule" }.map(\.example.before)
+        let (text, result) = try CallSiteFixtures.rewrite(programs.joined(separator: "\n\n"))
+        let summary = result.summary(module: "Examples")
+        #expect(
+            summary.contains("  4 functions with a completion handler: 2 converted, 2 shims written, 2 left alone\n"))
+        #expect(summary.contains("    1  calls a function left alone: Program.swift:"))
+        #expect(summary.contains("    1  handler not in a known pattern: Program.swift:"))
+        #expect(summary.contains("    loadText(api:id:completion:) <- measureLoaded(api:id:completion:)\n"))
+        // The async caller awaits the converted function; the synchronous one keeps the shim.
+        #expect(text.contains("let count = try await measureLoaded(api: api, id: 4)"))
+        #expect(text.contains("    saveAll(api: api) { error in"))
+        #expect(result.report().contains("left alone  Program.swift:"))
+    }
 }

@@ -52,16 +52,9 @@ struct FunctionPlanner {
         while progress {
             progress = false
             for (rewrite, writer) in candidates where settled[rewrite.site.displayName] == nil {
-                let waiting = FunctionLeave(reason: .calleeLeftAlone, line: 0, detail: "waiting")
                 var walk = CompletionPathRule.Walk(
                     writer: writer, counterparts: counterparts, planner: planner, index: index,
-                    pending: { entry in
-                        guard keys.contains(entry.displayName), entry.kind != .converted else { return nil }
-                        guard settled[entry.displayName] != nil else { return waiting }
-                        return FunctionLeave(
-                            reason: .calleeLeftAlone, line: 0,
-                            detail: "`\(entry.displayName)` is left alone, so it has no async version to await")
-                    }, function: rewrite)
+                    pending: { PropagationRule.decide($0, candidates: keys, settled: settled) }, function: rewrite)
                 let outcome: Result<FunctionRewrite, FunctionLeave>
                 do {
                     walk.function.body = try walk.path(
@@ -70,7 +63,9 @@ struct FunctionPlanner {
                 } catch {
                     outcome = .failure(error)
                 }
-                if case .failure(let leave) = outcome, leave.line == 0, leave.detail == "waiting" { continue }
+                if case .failure(let leave) = outcome, leave.line == 0, leave.detail == PropagationRule.waiting.detail {
+                    continue
+                }
                 progress = true
                 let site = rewrite.site
                 switch outcome {

@@ -199,7 +199,7 @@ struct CompletionPathRule: DocumentedFunctionRule {
                 throw fail(.completionEscapes, call, "`\(name)` has no async counterpart")
             }
             if var pending = pending(first) {
-                if pending.line == 0, pending.detail != "waiting" { pending.line = line(call) }
+                if pending.line == 0, pending.detail != PropagationRule.waiting.detail { pending.line = line(call) }
                 throw pending
             }
             var rewrite = CallRewrite(

@@ -45,7 +45,10 @@ public protocol DocumentedFunctionRule {
 /// Every function rule, in the order the planner asks them.
 public enum FunctionRuleCatalog {
     public static var all: [any DocumentedFunctionRule.Type] {
-        [PyramidFunctionRule.self, CompletionPathRule.self, CompletionCallRule.self, CompletionHopRule.self]
+        [
+            PyramidFunctionRule.self, CompletionPathRule.self, CompletionCallRule.self, CompletionHopRule.self,
+            PropagationRule.self,
+        ]
     }
 
     public static var examples: [(rule: String, example: CallExample)] {
