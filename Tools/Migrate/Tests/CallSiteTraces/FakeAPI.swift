@@ -14,7 +14,8 @@ public enum Outcome: String, Sendable, CaseIterable {
     case dropped
     /// Calls the handler with a value, and again when ``FakeAPI/release()`` is called.
     case twice
-    /// Waits for ``FakeAPI/release()`` before delivering a value (unless cancelled).
+    /// Waits for ``FakeAPI/release()`` before delivering a value (unless cancelled); the
+    /// calls made after the first deliver a value at once.
     case held
 }
 
@@ -244,14 +245,16 @@ public final class FakeAPI: @unchecked Sendable {
             trace.log("api: \(name) delivers again")
             deliver("v")
         }
-        let waiting = lock.withLock {
+        // `.held` holds the first call only: the calls a released delivery makes go on.
+        let (waiting, holds) = lock.withLock {
             calls += 1
-            if outcome == .held { held.append(delivery) }
+            let holds = outcome == .held && calls == 1
+            if holds { held.append(delivery) }
             if outcome == .twice { held.append(again) }
             defer { waiters = [] }
-            return waiters
+            return (waiters, holds)
         }
-        if outcome != .held { queue.async(execute: delivery) }
+        if !holds { queue.async(execute: delivery) }
         for waiter in waiting { waiter.resume() }
     }
 }

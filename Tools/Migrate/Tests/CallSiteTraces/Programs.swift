@@ -96,6 +96,10 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await PyramidFunctionRule1.Before().run(api: $0, trace: $1) },
         after: { await PyramidFunctionRule1.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
+        name: "PyramidFunctionRule: a method of a Sendable class: the shim calls `self`, the handler's callout goes to the shim",
+        before: { PyramidFunctionRule2.Before().run(api: $0, trace: $1) },
+        after: { PyramidFunctionRule2.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
         name: "CompletionPathRule: failure code that does more than pass the error on: a do/catch around the await",
         before: { CompletionPathRule1.Before().run(api: $0, trace: $1) },
         after: { CompletionPathRule1.After().run(api: $0, trace: $1) }, waitsForShim: true),
@@ -771,6 +775,94 @@ enum PyramidFunctionRule1 {
         @available(*, renamed: "saveLoaded(api:id:)")
         func saveLoaded(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
             Future<String> { try await saveLoaded(api: api, id: id) }.deliver(on: .inline, to: completion)
+        }
+    }
+}
+
+enum PyramidFunctionRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            let loader = Loader(api: api)
+            trace.keepAlive(loader)
+            loader.title(of: 1) { result in
+                trace.delivered("title \(result)")
+            }
+        }
+
+        /// Loads titles.
+        final class Loader: Sendable {
+            let api: FakeAPI
+
+            init(api: FakeAPI) {
+                self.api = api
+            }
+
+            /// The title of `id`, saved.
+            ///
+            /// - Parameter completion: Called once, on the API's queue.
+            func title(
+                of id: Int,
+                completion: @escaping @Sendable (Result<String, any Error>) -> Void
+            ) {
+                // Load first.
+                api.load(id: id) { [weak self] result in
+                    guard let self else { return }
+                    switch result {
+                    case .success(let text):
+                        guard !text.isEmpty else {
+                            completion(.failure(FakeError()))
+                            return
+                        }
+                        self.api.save(text) { error in
+                            if let error {
+                                completion(.failure(error))
+                                return
+                            }
+                            completion(.success(text.uppercased()))
+                        }
+                    case .failure(let error):
+                        completion(.failure(error))
+                    }
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) {
+            let loader = Loader(api: api)
+            trace.keepAlive(loader)
+            loader.title(of: 1) { result in
+                trace.delivered("title \(result)")
+            }
+        }
+
+        /// Loads titles.
+        final class Loader: Sendable {
+            let api: FakeAPI
+
+            init(api: FakeAPI) {
+                self.api = api
+            }
+
+            /// The title of `id`, saved.
+            func title(of id: Int) async throws -> String {
+                // Load first.
+                let text = try await api.load(id: id)
+                guard !text.isEmpty else {
+                    throw FakeError()
+                }
+                try await self.api.save(text)
+                return text.uppercased()
+            }
+
+            /// Completion-handler form of `title(of:)`, for callers not migrated yet.
+            ///
+            /// - Parameter completion: Called once, on the API's queue.
+            @available(*, renamed: "title(of:)")
+            func title(of id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+                Future<String> { try await self.title(of: id) }.deliver(on: .inline, to: completion)
+            }
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SwiftSyntax
 
 extension CallSiteWriter {
@@ -39,8 +40,24 @@ extension CallSiteWriter {
             $0.with(\.trailingComma, nil).trimmedDescription
         }
         let selector = selector(site.name, Array(site.labels.dropLast()))
+        // The documentation goes with the async version, but for the handler's callout,
+        // which goes with the shim (when it is all `///` lines, else it stays as it is).
+        let docLine = documentationStart(decl)
+        var documentation: [String] = []
+        var callout: [String] = []
+        if docLine != nil {
+            let all = site.documentation(removingParameters: [], removingReturns: false)
+            documentation = site.documentation(
+                removingParameters: [function.completion],
+                keeping: Set(site.parameters.dropLast().map(\.name)), removingReturns: false)
+            callout = all.filter { !documentation.contains($0) }.map {
+                $0.hasPrefix("- \(function.completion):") ? "- Parameter " + $0.dropFirst(2) : $0
+            }
+            callout = callout.map { $0.hasPrefix("  ") ? String($0.dropFirst(2)) : $0 }.filter { !$0.isEmpty }
+            if let first = callout.first, !first.hasPrefix("- Parameter ") { callout = [] }
+        }
         let asyncForm = DeclarationText(
-            documentation: [], attributes: attributes, modifiers: modifiers, name: site.name,
+            documentation: documentation, attributes: attributes, modifiers: modifiers, name: site.name,
             genericParameters: generics ?? [], parameters: Array(parameters.dropLast()), effects: "async throws",
             returnType: function.valueType, whereRequirements: requirements ?? [], body: [])
         var asyncLines = asyncForm.lines(indent: indent.count)
@@ -59,12 +76,30 @@ extension CallSiteWriter {
             body = ["\(future) {", "    \(call)", "}", delivery]
         }
         let shim = DeclarationText(
-            documentation: ["Completion-handler form of `\(selector)`, for callers not migrated yet."],
+            documentation: ["Completion-handler form of `\(selector)`, for callers not migrated yet."]
+                + (callout.isEmpty ? [] : [""] + callout),
             attributes: ["@available(*, renamed: \"\(selector)\")"] + attributes, modifiers: modifiers,
             name: site.name, genericParameters: generics ?? [], parameters: parameters, effects: "", returnType: nil,
             whereRequirements: requirements ?? [], body: body)
         let text = asyncLines + [""] + shim.lines(indent: indent.count)
         return LineEdit(
-            first: start.line - 1, last: end.line - 1, lines: text.map { $0.isEmpty ? "" : indent + $0 })
+            first: (docLine ?? start.line) - 1, last: end.line - 1, lines: text.map { $0.isEmpty ? "" : indent + $0 })
+    }
+
+    /// The line of the first `///` comment before `decl`, when every line from there to the
+    /// declaration is one (1-based); nil otherwise.
+    private func documentationStart(_ decl: FunctionDeclSyntax) -> Int? {
+        let start = converter.location(for: decl.positionAfterSkippingLeadingTrivia).line
+        var line = start - 1
+        while line >= 1, lines[line - 1].trimmingCharacters(in: .whitespaces).hasPrefix("///") { line -= 1 }
+        guard line < start - 1,
+            decl.leadingTrivia.allSatisfy({ piece in
+                switch piece {
+                case .docLineComment, .newlines, .spaces, .tabs: true
+                default: false
+                }
+            })
+        else { return nil }
+        return line + 1
     }
 }

@@ -236,6 +236,10 @@ struct CompletionPathRule: DocumentedFunctionRule {
                 + writer.comments(in: item, outside: moved).map { indent + $0 }
             if let hop = rethrow(branches.failure, errorName: errorName, bound: bound) {
                 if let hop { function.hops.append(hop) }
+                if branches.failure.isEmpty {
+                    function.notes.removeAll { $0 == ValueHandlerRule.swallowed }
+                    function.notes.append(CompletionPathRule.noError)
+                }
                 let success = try path(branches.success, indent: indent, tail: true, atEnd: atEnd, bound: values)
                 return comments + [indent + awaited] + success
             }
@@ -310,6 +314,10 @@ struct CompletionPathRule: DocumentedFunctionRule {
             return (found.call, true)
         }
     }
+
+    static let noError =
+        "the awaited call's handler receives no error: released uncalled, it now fails the function with "
+        + "`AbandonedPromiseError` (before, the completion was never called)"
 
     /// `f(…)` or `x.f(…)` as a statement of its own (or `_ = f(…)`).
     static func statementCall(_ item: CodeBlockItemSyntax) -> FunctionCallExprSyntax? {
