@@ -96,7 +96,7 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await PyramidFunctionRule1.Before().run(api: $0, trace: $1) },
         after: { await PyramidFunctionRule1.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
-        name: "PyramidFunctionRule: a method of a Sendable class: the shim calls `self`, the handler's callout goes to the shim",
+        name: "PyramidFunctionRule: a method of a class: `self` in the shim, the handler's callout moved to it",
         before: { PyramidFunctionRule2.Before().run(api: $0, trace: $1) },
         after: { PyramidFunctionRule2.After().run(api: $0, trace: $1) }, waitsForShim: true),
     CallSiteProgram(

@@ -120,7 +120,7 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
                 }
                 """)),
         CallExample(
-            "a method of a Sendable class: the shim calls `self`, the handler's callout goes to the shim",
+            "a method of a class: `self` in the shim, the handler's callout moved to it",
             before: """
                 func run(api: FakeAPI, trace: Trace) {
                     let loader = Loader(api: api)
