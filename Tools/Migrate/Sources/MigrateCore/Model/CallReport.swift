@@ -87,6 +87,20 @@ public struct CallMigrationResult: Sendable {
             + summary(module: module)
     }
 
+    /// The places, several to a line.
+    static func rows(_ places: [String], indent: String) -> [String] {
+        var lines: [String] = []
+        var row = ""
+        for place in places {
+            if !row.isEmpty, row.count + place.count > 100 {
+                lines.append(indent + row)
+                row = ""
+            }
+            row += (row.isEmpty ? "" : ", ") + place
+        }
+        return lines + [indent + row]
+    }
+
     /// Call sites found, converted, left alone by reason (each with its file:line), and
     /// every behaviour note.
     public func summary(module: String? = nil) -> String {
@@ -106,16 +120,7 @@ public struct CallMigrationResult: Sendable {
         }
         for (reason, places) in left.sorted(by: { $0.key < $1.key }) {
             lines.append("  \(places.count)  \(reason.rawValue):")
-            // The places, several to a line.
-            var row = ""
-            for place in places {
-                if !row.isEmpty, row.count + place.count > 100 {
-                    lines.append("      " + row)
-                    row = ""
-                }
-                row += (row.isEmpty ? "" : ", ") + place
-            }
-            lines.append("      " + row)
+            lines += Self.rows(places, indent: "      ")
         }
         lines += functionSummary()
         if !notes.isEmpty {

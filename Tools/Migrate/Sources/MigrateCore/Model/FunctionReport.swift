@@ -38,7 +38,8 @@ extension CallMigrationResult {
             }
         }
         for (reason, places) in left.sorted(by: { $0.key < $1.key }) {
-            lines.append("    \(places.count)  \(reason.rawValue): " + places.joined(separator: ", "))
+            lines.append("    \(places.count)  \(reason.rawValue):")
+            lines += Self.rows(places, indent: "        ")
         }
         let chains = self.chains(converted)
         if !chains.isEmpty {

@@ -19,11 +19,14 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
         guard site.decl.body != nil, !site.isAsync, let handler = site.parameters.last,
             let closure = context.handlerType(handler)
         else { return nil }
-        if let entry, entry.kind != .generated, !(entry.kind == .stream && entry.siblingIsCaller) { return nil }
+        // A function the generator plans no form for (a hook, a multi-shot handler, a closure
+        // that is not a completion) or that has an async counterpart is not a candidate.
+        guard let entry, entry.kind == .generated || (entry.kind == .stream && entry.siblingIsCaller) else {
+            return nil
+        }
         func leave(_ detail: String) -> Result<FunctionRewrite, FunctionLeave> {
             .failure(FunctionLeave(reason: .functionSignature, line: site.line, detail: detail))
         }
-        guard let entry else { return leave("the generator plans no async form for it") }
         if let type = site.returnType {
             return leave("returns `\(type.trimmedDescription)`, which the shim would have to return before it exists")
         }
