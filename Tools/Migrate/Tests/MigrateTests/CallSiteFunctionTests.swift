@@ -35,4 +35,32 @@ struct CallSiteFunctionTests {
         #expect(text.contains("    saveAll(api: api) { error in"))
         #expect(result.report().contains("left alone  Program.swift:"))
     }
+
+    @Test("Left alone, with the line: an empty body, a handler kept in a variable, a call in a loop")
+    func leftAlone() throws {
+        let program = """
+            func empty(completion: @escaping @Sendable ((any Error)?) -> Void) {
+            }
+
+            func stored(api: FakeAPI, completion: @escaping @Sendable ((any Error)?) -> Void) {
+                let keep = completion
+                api.save("a") { error in keep(error) }
+            }
+
+            func looped(api: FakeAPI, completion: @escaping @Sendable ((any Error)?) -> Void) {
+                for text in ["a"] {
+                    api.save(text) { error in completion(error) }
+                }
+            }
+            """
+        let (_, result) = try CallSiteFixtures.rewrite(program)
+        #expect(result.files.isEmpty)
+        #expect(result.functions.map(\.line) == [1, 5, 10])
+        #expect(
+            result.functions.map(\.outcome) == [
+                .leftAlone(.completionNeverCalled, "the path ends without calling `completion`"),
+                .leftAlone(.completionEscapes, "`completion` is used in `let keep = completion`"),
+                .leftAlone(.completionEscapes, "`completion` is used in `for text in [\"a\"] {`"),
+            ])
+    }
 }

@@ -98,8 +98,11 @@ struct CompletionPathRule: DocumentedFunctionRule {
                     .completionEscapes, item,
                     "`\(function.completion)` is used in `\(item.trimmedDescription.prefix { $0 != "\n" })`")
             }
-            if tail, let last = items.last {
-                throw fail(.completionNeverCalled, last, "the path ends without calling `\(function.completion)`")
+            if tail {
+                // An empty path (an empty body or branch) ends without calling it too.
+                throw FunctionLeave(
+                    reason: .completionNeverCalled, line: items.last.map { line($0) } ?? function.line,
+                    detail: "the path ends without calling `\(function.completion)`")
             }
             return lines
         }
