@@ -116,6 +116,10 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { CompletionHopRule1.Before().run(api: $0, trace: $1) },
         after: { CompletionHopRule1.After().run(api: $0, trace: $1) }, waitsForShim: true),
     CallSiteProgram(
+        name: "CompletionHopRule: an async caller: its code still runs on the main queue, as the handler did",
+        before: { await CompletionHopRule2.Before().run(api: $0, trace: $1) },
+        after: { await CompletionHopRule2.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
         name: "PropagationRule: a pyramid over another pyramid of the module: both converted, the chain awaited",
         before: { await PropagationRule1.Before().run(api: $0, trace: $1) },
         after: { await PropagationRule1.After().run(api: $0, trace: $1) }),
@@ -1030,6 +1034,54 @@ enum CompletionHopRule1 {
         func loadTitle(api: FakeAPI, id: Int) async throws -> String {
             let text = try await api.load(id: id)
             return text.uppercased()
+        }
+
+        /// Completion-handler form of `loadTitle(api:id:)`, for callers not migrated yet.
+        @available(*, renamed: "loadTitle(api:id:)")
+        func loadTitle(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            Future<String> { try await loadTitle(api: api, id: id) }.deliver(on: .main, to: completion)
+        }
+    }
+}
+
+enum CompletionHopRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            loadTitle(api: api, id: 2) { result in
+                switch result {
+                case .success(let title):
+                    trace.log("title \(title)")
+                case .failure(let error):
+                    trace.failed(error)
+                }
+            }
+        }
+
+        func loadTitle(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            api.load(id: id) { result in
+                DispatchQueue.main.async {
+                    completion(result)
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let title = try await loadTitle(api: api, id: 2)
+                await MainActor.run {
+                    trace.log("title \(title)")
+                }
+            } catch {
+                await MainActor.run {
+                    trace.failed(error)
+                }
+            }
+        }
+
+        func loadTitle(api: FakeAPI, id: Int) async throws -> String {
+            return try await api.load(id: id)
         }
 
         /// Completion-handler form of `loadTitle(api:id:)`, for callers not migrated yet.

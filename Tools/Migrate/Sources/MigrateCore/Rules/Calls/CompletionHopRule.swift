@@ -75,6 +75,53 @@ struct CompletionHopRule: DocumentedFunctionRule {
                 }
                 """)),
         CallExample(
+            "an async caller: its code still runs on the main queue, as the handler did",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    loadTitle(api: api, id: 2) { result in
+                        switch result {
+                        case .success(let title):
+                            trace.log("title \\(title)")
+                        case .failure(let error):
+                            trace.failed(error)
+                        }
+                    }
+                }
+
+                func loadTitle(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+                    api.load(id: id) { result in
+                        DispatchQueue.main.async {
+                            completion(result)
+                        }
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let title = try await loadTitle(api: api, id: 2)
+                        await MainActor.run {
+                            trace.log("title \\(title)")
+                        }
+                    } catch {
+                        await MainActor.run {
+                            trace.failed(error)
+                        }
+                    }
+                }
+
+                func loadTitle(api: FakeAPI, id: Int) async throws -> String {
+                    return try await api.load(id: id)
+                }
+
+                /// Completion-handler form of `loadTitle(api:id:)`, for callers not migrated yet.
+                @available(*, renamed: "loadTitle(api:id:)")
+                func loadTitle(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+                    Future<String> { try await loadTitle(api: api, id: id) }.deliver(on: .main, to: completion)
+                }
+                """)),
+        CallExample(
             "the handler called from the main queue on one path only: left alone",
             before: """
                 func run(api: FakeAPI, trace: Trace) {

@@ -260,8 +260,8 @@ struct CompletionPathRule: DocumentedFunctionRule {
                 + [indent + "} catch\(binding) {"] + failure + [indent + "}"]
         }
 
-        /// A handler that passes what it receives to the function's handler, of the same shape:
-        /// `return try await f(…)`.
+        /// A handler that passes what it receives to the function's handler, of the same shape
+        /// (directly or from a hop to the main queue): `return try await f(…)`.
         private mutating func forwarded(_ rewrite: CallRewrite, indent: String, atEnd: Bool) throws(FunctionLeave)
             -> [String]?
         {
@@ -269,7 +269,7 @@ struct CompletionPathRule: DocumentedFunctionRule {
                 let handler = rewrite.call.trailingClosure
                     ?? rewrite.call.arguments.last?.expression.as(
                         ClosureExprSyntax.self),
-                let first = handler.statements.first, let (call, hop) = completionCall(first), !hop,
+                let first = handler.statements.first, let (call, hop) = completionCall(first) ?? self.hop(first),
                 let names = rewrite.parameterNamesOf(handler),
                 call.arguments.map(\.expression.trimmedDescription) == names,
                 case .proceed(let settled) = planner.planInner(rewrite, forwarding: true), let entry = settled.entry,
@@ -278,7 +278,7 @@ struct CompletionPathRule: DocumentedFunctionRule {
             try checkRest(call, item: first, rest: Array(handler.statements.dropFirst()), tail: true)
             function.awaited.append(entry)
             function.notes += settled.notes
-            function.hops.append(false)
+            function.hops.append(hop)
             let text = "try await " + writer.callText(settled, entry: entry)
             let statement: [String]
             if function.valueType != nil {
