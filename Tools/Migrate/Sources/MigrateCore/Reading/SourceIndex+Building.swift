@@ -87,11 +87,15 @@ extension SourceIndex {
                 isolation: isolation, name: node.name.text, calls: node.body.map(CalledNames.names) ?? [],
                 parameters: parameters, access: Access(modifiers: node.modifiers) ?? .internal,
                 summary: documentationLines(node).prefix { !$0.trimmingCharacters().isEmpty }.joined(separator: " ")
-                    .lowercased())
+                    .lowercased(), returnType: returnType)
             functions[key, default: []].append(entry)
             functionsByOwner[owner, default: []].append(entry)
             functionsByName[owner + "|" + node.name.text, default: []].append(entry)
-            guard parameters.isEmpty, !isStatic, !owner.isEmpty else { return }
+            // A cancel method the generated files cannot call is none (PostgresNIO's internal
+            // `cancel()` beside the public `stop()`).
+            guard parameters.isEmpty, !isStatic, !owner.isEmpty,
+                Self.declaredAccess(node, context) >= lowestCallableAccess
+            else { return }
             let method = CancelMethod(name: node.name.text, returnsValue: entry.returnsValue, isolation: isolation)
             pendingNoArgumentMethods[owner, default: []].append(method)
             if let rank = CancelMethod.rank(method.name),
@@ -110,6 +114,13 @@ extension SourceIndex {
             }
         }
         walker.walk(file)
+    }
+
+    /// A member's access as declared: its modifier, or its extension's, or its protocol's.
+    static func declaredAccess(_ node: FunctionDeclSyntax, _ context: DeclContext) -> Access {
+        if let own = Access(modifiers: node.modifiers) { return own }
+        guard let owner = context.owner, owner.kind == .extension || owner.kind == .protocol else { return .internal }
+        return Access(modifiers: owner.modifiers) ?? .internal
     }
 
     /// `AsyncStream<T>`, `StreamOf<T>`, `some AsyncSequence<T, E>`: a type that streams values.

@@ -152,6 +152,14 @@ extension SourceIndex {
         return seen
     }
 
+    /// Whether `entry` returns an `AsyncSequence`: a type named for one, or a type of the
+    /// sources that conforms to it (GRDB's `values(in:) -> AsyncValueObservation<Value>`).
+    func returnsAsyncSequence(_ entry: FunctionEntry) -> Bool {
+        guard !entry.returnsStream else { return true }
+        guard let spelled = entry.returnType else { return false }
+        return allConformances(of: Self.lastComponent(spelled)).contains("AsyncSequence")
+    }
+
     /// Every function declared under `owner`.
     func entries(owner: String) -> [FunctionEntry] {
         functionsByOwner[owner] ?? []

@@ -24,14 +24,15 @@ struct CounterpartRule: Rule {
         for owner in owners {
             let prefix = owner.isEmpty ? "" : owner + "."
             for entry in index.entries(owner: owner, name: site.name)
-            where (entry.isAsync || entry.returnsStream)
+            where (entry.isAsync || index.returnsAsyncSequence(entry))
                 && (Self.accepts(entry, labels: labels) || Self.sameLabels(entry, labels: labels)
                     || Self.accepts(form, labels: entry.labels))
             {
                 return "`\(prefix)\(selector(site.name, entry.labels))\(entry.isAsync ? " async" : "")`"
             }
             for entry in index.entries(owner: owner)
-            where (entry.isAsync || entry.returnsStream) && entry.name != site.name && entry.calls.contains(site.name)
+            where (entry.isAsync || index.returnsAsyncSequence(entry)) && entry.name != site.name
+                && entry.calls.contains(site.name)
                 && entry.isStatic == site.isStatic
             {
                 return "`\(prefix)\(selector(entry.name, entry.labels))\(entry.isAsync ? " async" : "")` calls it"
@@ -61,6 +62,27 @@ struct CounterpartRule: Rule {
     }
 
     static let examples: [RuleExample] = [
+        RuleExample(
+            "a function returning a type of the sources that conforms to `AsyncSequence`, whose body calls the function, is its counterpart",
+            before: """
+                public final class Token: Sendable { public func cancel() {} }
+                public struct Values: AsyncSequence, Sendable {
+                    public typealias Element = Int
+                    public struct AsyncIterator: AsyncIteratorProtocol { public mutating func next() async throws -> Int? { nil } }
+                    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
+                }
+                public struct Observation: Sendable {
+                    public func start(
+                        onError: @escaping @Sendable (any Error) -> Void, onChange: @escaping @Sendable (Int) -> Void
+                    ) -> Token { Token() }
+                    public func values() -> Values {
+                        _ = { start(onError: { _ in }, onChange: { _ in }) }
+                        return Values()
+                    }
+                }
+                """,
+            function: "Observation.start(onError:onChange:)",
+            after: .skipped(.hasAsyncSibling, "`Observation.values()` calls it")),
         RuleExample(
             "a deprecation that renames the function to another callback API: the form does not point back to it",
             before: """

@@ -2,9 +2,12 @@ import SwiftSyntax
 
 /// The stream form: an `AsyncThrowingStream` of the handler's values.
 extension AsyncFormPlanner {
+    /// `mapped`: the values are not `Sendable`; the form takes a closure that makes a
+    /// `Sendable` value of each, in the callback (`MappedStreamRule`), and yields that.
     func streamForm(
         _ site: FunctionSite, shape: HandlerShape, element: TypeSyntax, handler: Int, ending: StreamEnding?,
-        passedBack: Int = 0, kept: [Int], stop: Stopper, finish: FinishEventRule.Verdict = .notARequest
+        passedBack: Int = 0, kept: [Int], stop: Stopper, finish: FinishEventRule.Verdict = .notARequest,
+        mapped: Bool = false
     ) -> GeneratedMember {
         let continuation = site.freshName("continuation")
         let stream = site.freshName("stream", avoiding: [continuation])
@@ -13,7 +16,9 @@ extension AsyncFormPlanner {
         // releases them.
         let end = site.freshName("end", avoiding: [continuation, stream, handle])
         let feed = end + ".continuation"
-        var closure = yieldingClosure(site, shape: shape, continuation: feed)
+        let transform = site.freshName("transform", avoiding: [continuation, stream, handle, end])
+        let output = site.genericsInScope.keys.contains("Output") ? "MappedOutput" : "Output"
+        var closure = yieldingClosure(site, shape: shape, continuation: feed, mapping: mapped ? transform : nil)
         closure.parameters.insert(contentsOf: Array(repeating: "_", count: passedBack), at: 0)
         var arguments: [String] = []
         // Made before the call: the error handler, when it comes before the values' handler;
@@ -73,7 +78,7 @@ extension AsyncFormPlanner {
             callLines += finishLines(finishEvent, handle: handle, end: end, queue: queue, indent: site.memberIndent + 4)
         }
         let chain = optional ? "?" : ""
-        let elementText = text(element)
+        let elementText = mapped ? output : text(element)
         // Made before the call, which may throw: a stream's builder closure cannot.
         var body = ["let (\(stream), \(continuation)) = AsyncThrowingStream<\(elementText), any Error>.makeStream()"]
         let completes = ending.map { if case .completion = $0.kind { true } else { false } } ?? false
@@ -100,8 +105,13 @@ extension AsyncFormPlanner {
             : stop.resumes
                 ? "cancels the `\(stop.typeName)` that `\(site.selectorText)` returns"
                 : "calls `\(stop.method)()` on the `\(stop.typeName)` that `\(site.selectorText)` returns"
-        let note = streamNote(
+        var note = streamNote(
             site, shape: shape, ending: ending, stops: stops, finish: finishEvent.map { .finishes($0) } ?? finish)
+        if mapped {
+            note +=
+                " `\(text(element))` is not Sendable, so it stays in the callback: `\(transform)` makes a Sendable"
+                + " value of each, on the thread the library calls back on, and the stream yields that."
+        }
         let removed = Set(
             site.parameters.indices.filter { !kept.contains($0) }.flatMap {
                 [site.parameters[$0].name, site.parameters[$0].label].compactMap { $0 }
@@ -119,13 +129,14 @@ extension AsyncFormPlanner {
             attributes: site.carriedAttributes,
             modifiers: modifiers(site, async: false),
             name: site.name,
-            genericParameters: genericParameters(site),
-            parameters: keptParameters.map(\.declaration),
+            genericParameters: genericParameters(site) + (mapped ? ["\(output): Sendable"] : []),
+            parameters: keptParameters.map(\.declaration)
+                + (mapped ? ["_ \(transform): @escaping @Sendable (\(text(element))) -> \(output)"] : []),
             effects: site.isThrowing ? "throws" : "",
             returnType: "AsyncThrowingStream<\(elementText), any Error>",
-            whereRequirements: whereRequirements(site) + site.sendableRequirements(for: [element]),
+            whereRequirements: whereRequirements(site) + site.sendableRequirements(for: mapped ? [] : [element]),
             body: body)
-        let memberKey = formKey(site, keptParameters)
+        let memberKey = formKey(site, keptParameters) + (mapped ? "+" + transform : "")
         return GeneratedMember(
             site: site, lines: declaration.lines(indent: site.memberIndent),
             signatureKey: ownerKey(site) + memberKey, memberKey: memberKey,
@@ -216,7 +227,10 @@ extension AsyncFormPlanner {
     }
 
     /// The handler that feeds the stream: values are yielded, an error finishes it.
-    func yieldingClosure(_ site: FunctionSite, shape: HandlerShape, continuation: String) -> HandlerClosure {
+    /// `mapping`: the closure each value goes through first.
+    func yieldingClosure(
+        _ site: FunctionSite, shape: HandlerShape, continuation: String, mapping: String? = nil
+    ) -> HandlerClosure {
         // (A stream's handler may be called on any thread: the continuation is Sendable.)
         let value = site.freshName("value", avoiding: [continuation])
         switch shape {
@@ -250,7 +264,8 @@ extension AsyncFormPlanner {
                     "}",
                 ])
         default:
-            return HandlerClosure(parameters: [value], body: ["\(continuation).yield(\(value))"])
+            let yielded = mapping.map { "\($0)(\(value))" } ?? value
+            return HandlerClosure(parameters: [value], body: ["\(continuation).yield(\(yielded))"])
         }
     }
 }
