@@ -25,9 +25,11 @@ extension AsyncFormPlanner {
         // the values' queue, when the request's finish event is to follow them.
         var prelude: [String] = []
         let optional = site.returnType.map { TypeText.optionalWrapped($0) != nil } ?? false
-        var finishEvent: FinishEventRule.FinishEvent?
-        if case .finishes(let event) = finish, !stop.onSelf, !stop.unchecked, !stop.resumes, !optional {
-            finishEvent = event
+        // The request's finish events: its own, or one for each subclass that declares one.
+        var finishEvents: [FinishEventRule.FinishEvent] = []
+        if !stop.onSelf, !stop.unchecked, !stop.resumes, !optional {
+            if case .finishes(let event) = finish { finishEvents = [event] }
+            if case .finishesInSubclasses(let events) = finish { finishEvents = events }
         }
         var queue: (name: String, type: String)?
         for (offset, parameter) in site.parameters.enumerated() where offset != handler {
@@ -49,7 +51,7 @@ extension AsyncFormPlanner {
                 continue
             }
             let serial = String(site.displayName.prefix { $0 != "(" })
-            if finishEvent != nil, queue == nil, !kept.contains(offset), let type = parameter.queueType {
+            if !finishEvents.isEmpty, queue == nil, !kept.contains(offset), let type = parameter.queueType {
                 let name = site.freshName("queue", avoiding: [continuation, stream, handle, end])
                 queue = (name, type)
                 prelude.append("let \(name) = " + parameter.callbackQueueArgument(serialLabel: serial))
@@ -74,9 +76,7 @@ extension AsyncFormPlanner {
             call.prefix = "let \(handle) = "
             callLines = call.lines(indent: site.memberIndent + 4)
         }
-        if let finishEvent {
-            callLines += finishLines(finishEvent, handle: handle, end: end, queue: queue, indent: site.memberIndent + 4)
-        }
+        callLines += finishLines(finishEvents, handle: handle, end: end, queue: queue, indent: site.memberIndent + 4)
         let chain = optional ? "?" : ""
         let elementText = mapped ? output : text(element)
         // Made before the call, which may throw: a stream's builder closure cannot.
@@ -106,7 +106,7 @@ extension AsyncFormPlanner {
                 ? "cancels the `\(stop.typeName)` that `\(site.selectorText)` returns"
                 : "calls `\(stop.method)()` on the `\(stop.typeName)` that `\(site.selectorText)` returns"
         var note = streamNote(
-            site, shape: shape, ending: ending, stops: stops, finish: finishEvent.map { .finishes($0) } ?? finish)
+            site, shape: shape, ending: ending, stops: stops, finish: finish)
         if mapped {
             note +=
                 " `\(text(element))` is not Sendable, so it stays in the callback: `\(transform)` makes a Sendable"
@@ -140,7 +140,7 @@ extension AsyncFormPlanner {
         return GeneratedMember(
             site: site, lines: declaration.lines(indent: site.memberIndent),
             signatureKey: ownerKey(site) + memberKey, memberKey: memberKey,
-            note: shape.name + ", stream" + finishReport(finishEvent.map { .finishes($0) } ?? finish) + "; ends by "
+            note: shape.name + ", stream" + finishReport(finish) + "; ends by "
                 + (stop.onSelf
                     ? "calling `\(stop.method)()`"
                     : (stop.method == "cancel" ? "cancelling" : "calling \(stop.method)() on") + " `\(stop.typeName)`"),
@@ -164,6 +164,12 @@ extension AsyncFormPlanner {
                 + (shape.carriesError ? ", or when a value reports an error, which the loop throws" : "")
         } else if case .finishes(let event) = finish {
             finishes = ", when the request finishes (`\(event.selector)` is called; that end cancels nothing)"
+        } else if case .finishesInSubclasses(let events) = finish {
+            let each = events.map { "`\($0.subclass ?? "").\($0.selector)` for a `\($0.subclass ?? "")`" }
+            finishes =
+                ", when the request finishes (" + each.joined(separator: ", ")
+                + " is called; that end cancels nothing; a request of another class ends only when the library "
+                + "releases the handler or its consumer stops)"
         } else if case .value = shape, ending == nil {
             finishes = ""
         } else {
@@ -188,11 +194,31 @@ extension AsyncFormPlanner {
 
     /// The registration of the request's finish event, which ends the stream (without
     /// cancelling the request, which is over). Its handler runs on the values' queue, or
-    /// hops to it, so that it comes after the values the library queued before it.
+    /// hops to it, so that it comes after the values the library queued before it. Events
+    /// of subclasses are registered on the request cast to each (`if let request = handle as? DataRequest`).
     func finishLines(
-        _ event: FinishEventRule.FinishEvent, handle: String, end: String, queue: (name: String, type: String)?,
-        indent: Int
+        _ events: [FinishEventRule.FinishEvent], handle: String, end: String,
+        queue: (name: String, type: String)?, indent: Int
     ) -> [String] {
+        guard !events.isEmpty else { return [] }
+        var lines = ["// The request's end ends the stream."]
+        let request = handle == "request" ? "request2" : "request"
+        for (offset, event) in events.enumerated() {
+            guard let subclass = event.subclass else {
+                return lines + finishCall(event, on: handle, end: end, queue: queue).lines(indent: indent)
+            }
+            // (Body lines are relative: `indent` only measures them against the line limit.)
+            lines.append((offset == 0 ? "" : "} else ") + "if let \(request) = \(handle) as? \(subclass) {")
+            lines += finishCall(event, on: request, end: end, queue: queue).lines(indent: indent + 4).map {
+                "    " + $0
+            }
+        }
+        return lines + ["}"]
+    }
+
+    private func finishCall(
+        _ event: FinishEventRule.FinishEvent, on handle: String, end: String, queue: (name: String, type: String)?
+    ) -> CallText {
         var arguments: [String] = []
         var passesQueue = false
         for parameter in event.parameters.dropLast() where parameter.isCallbackQueue {
@@ -211,10 +237,9 @@ extension AsyncFormPlanner {
                 + body.map { "    " + $0 } + ["}"]
         }
         let closure = HandlerClosure(parameters: Array(repeating: "_", count: event.handlerArity), body: body)
-        let call = CallText(
+        return CallText(
             prefix: event.returnsValue ? "_ = " : "", callee: handle + "." + event.name, arguments: arguments,
             trailing: closure)
-        return ["// The request's end ends the stream."] + call.lines(indent: indent)
     }
 
     /// What the report says of a request object's stream.
@@ -222,6 +247,9 @@ extension AsyncFormPlanner {
         switch finish {
         case .notARequest: ""
         case .finishes(let event): "; ends with the request (`\(event.selector)`)"
+        case .finishesInSubclasses(let events):
+            "; ends with the request ("
+                + events.map { "`\($0.subclass ?? "").\($0.selector)`" }.joined(separator: ", ") + ")"
         case .undetermined: "; no finish event declared: ends only when the handler is released or the consumer stops"
         }
     }
