@@ -90,6 +90,9 @@ extension SourceIndex {
                     .lowercased(), returnType: returnType)
             functions[key, default: []].append(entry)
             functionsByOwner[owner, default: []].append(entry)
+            if entry.isAsync, parameters.isEmpty, !isStatic, !owner.isEmpty {
+                awaitableTypes.insert(Self.lastComponent(owner))
+            }
             functionsByName[owner + "|" + node.name.text, default: []].append(entry)
             // A cancel method the generated files cannot call is none (PostgresNIO's internal
             // `cancel()` beside the public `stop()`).
@@ -107,6 +110,11 @@ extension SourceIndex {
         walker.onVariable = { [self] node, context in
             guard let owner = context.ownerName else { return }
             for binding in node.bindings {
+                if case .accessors(let accessors) = binding.accessorBlock?.accessors,
+                    accessors.contains(where: { $0.effectSpecifiers?.asyncSpecifier != nil })
+                {
+                    awaitableTypes.insert(Self.lastComponent(owner))
+                }
                 guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
                 // A property whose type is inferred is known by name only: enough to see a clash.
                 pendingProperties[owner, default: [:]][name] = binding.typeAnnotation?.type
@@ -154,9 +162,11 @@ final class CalledNames: SyntaxVisitor {
     }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        if let reference = node.calledExpression.as(DeclReferenceExprSyntax.self) {
+        // `DecodableResponseSerializer<Value>(…)`: the type's name.
+        let called = node.calledExpression.as(GenericSpecializationExprSyntax.self)?.expression ?? node.calledExpression
+        if let reference = called.as(DeclReferenceExprSyntax.self) {
             names.insert(reference.baseName.text)
-        } else if let member = node.calledExpression.as(MemberAccessExprSyntax.self) {
+        } else if let member = called.as(MemberAccessExprSyntax.self) {
             names.insert(member.declName.baseName.text)
         }
         return .visitChildren

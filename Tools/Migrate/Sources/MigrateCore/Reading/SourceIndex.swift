@@ -151,6 +151,9 @@ final class SourceIndex {
     var pendingProperties: [String: [String: TypeSyntax?]] = [:]
     /// `--cancel-method`: by the type's simple name.
     var userCancelMethods: [String: CancelMethod] = [:]
+    /// Types with an `async` property or an `async` method without arguments (Alamofire's
+    /// `DataTask`, whose `value` is awaited): what a function returning one offers is awaited.
+    var awaitableTypes: Set<String> = []
     /// The lowest access of a method the generated files can call (`public` with
     /// `--public-only`, whose files are compiled outside the module).
     var lowestCallableAccess: Access = .private

@@ -24,18 +24,49 @@ struct CounterpartRule: Rule {
         for owner in owners {
             let prefix = owner.isEmpty ? "" : owner + "."
             for entry in index.entries(owner: owner, name: site.name)
-            where (entry.isAsync || index.returnsAsyncSequence(entry))
+            where index.offersAsync(entry, owner: owner)
                 && (Self.accepts(entry, labels: labels) || Self.sameLabels(entry, labels: labels)
                     || Self.accepts(form, labels: entry.labels))
             {
                 return "`\(prefix)\(selector(site.name, entry.labels))\(entry.isAsync ? " async" : "")`"
             }
+            // (A private or underscored helper is no API: Alamofire's `downloadTask(…)` behind its
+            // `serializing…` functions, NIO's `_map`.)
             for entry in index.entries(owner: owner)
-            where (entry.isAsync || index.returnsAsyncSequence(entry)) && entry.name != site.name
-                && entry.calls.contains(site.name)
-                && entry.isStatic == site.isStatic
+            where index.offersAsync(entry, owner: owner) && entry.name != site.name && entry.isStatic == site.isStatic
+                && entry.access > .fileprivate && !entry.name.hasPrefix("_")
             {
-                return "`\(prefix)\(selector(entry.name, entry.labels))\(entry.isAsync ? " async" : "")` calls it"
+                let named = "`\(prefix)\(selector(entry.name, entry.labels))\(entry.isAsync ? " async" : "")`"
+                if entry.calls.contains(site.name) { return named + " calls it" }
+                if let through = Self.sameCall(entry, as: site, owners: owners, in: index) {
+                    return named + " makes the same call through `\(through)`"
+                }
+            }
+        }
+        return nil
+    }
+
+    /// `serializingData()` beside `responseData(queue:…:completionHandler:)`: the function
+    /// calls `response(…)` with what it builds (`DataResponseSerializer(…)`), and `entry`
+    /// passes the same to `serializingResponse(using:)`, which offers `response(…)` to await.
+    /// Returns the name of the function `entry` goes through.
+    static func sameCall(
+        _ entry: SourceIndex.FunctionEntry, as site: FunctionSite, owners: [String], in index: SourceIndex
+    ) -> String? {
+        let owner = site.context.ownerName ?? ""
+        guard
+            let calls = index.entries(owner: owner, name: site.name, labels: site.parameters.map(\.label)).first?.calls
+        else { return nil }
+        for called in calls {
+            let built = calls.subtracting([called, site.name])
+            guard !built.isEmpty, built.isSubset(of: entry.calls) else { continue }
+            for through in entry.calls.subtracting(calls.union([entry.name]))
+            where owners.contains(where: { owner in
+                index.entries(owner: owner, name: through).contains {
+                    index.offersAsync($0, owner: owner) && $0.calls.contains(called)
+                }
+            }) {
+                return through
             }
         }
         return nil
@@ -62,6 +93,32 @@ struct CounterpartRule: Rule {
     }
 
     static let examples: [RuleExample] = [
+        RuleExample(
+            "a task-returning function that passes the same serializer to the task form of the function's call is its counterpart",
+            before: """
+                public struct Failure: Error {}
+                public struct DataSerializer: Sendable { public init() {} }
+                public struct DataTask<Value: Sendable>: Sendable {
+                    public var value: Value { get async throws { fatalError() } }
+                }
+                public final class DataRequest: @unchecked Sendable {
+                    public func cancel() {}
+                    public func response(
+                        serializer: DataSerializer, completionHandler: @escaping @Sendable (Result<[UInt8], Failure>) -> Void
+                    ) -> Self { self }
+                    public func responseData(completionHandler: @escaping @Sendable (Result<[UInt8], Failure>) -> Void) -> Self {
+                        response(serializer: DataSerializer(), completionHandler: completionHandler)
+                    }
+                    public func serializingResponse(using serializer: DataSerializer) -> DataTask<[UInt8]> {
+                        _ = { response(serializer: serializer) { _ in } }
+                        fatalError()
+                    }
+                    public func serializingData() -> DataTask<[UInt8]> { serializingResponse(using: DataSerializer()) }
+                }
+                """,
+            function: "DataRequest.responseData(completionHandler:)",
+            after: .skipped(
+                .hasAsyncSibling, "`DataRequest.serializingData()` makes the same call through `serializingResponse`")),
         RuleExample(
             "a function returning a type of the sources that conforms to `AsyncSequence`, whose body calls the function, is its counterpart",
             before: """
