@@ -21,6 +21,20 @@ struct CounterpartRule: Rule {
             returnsValue: false)
         var owners = index.selfAndSupertypes(site.context.ownerName)
         if site.isProtocolMember, let owner = site.context.ownerName { owners += index.conformingTypes(to: owner) }
+        // A deprecated function renamed to another callback function: that one's counterpart
+        // serves it too.
+        if let renamed = site.renamedCallbackFunction {
+            for owner in owners {
+                for entry in index.entries(owner: owner, name: renamed.name)
+                where index.offersAsync(entry, owner: owner)
+                    && Self.accepts(entry, labels: Array(renamed.labels.dropLast()))
+                {
+                    let prefix = owner.isEmpty ? "" : owner + "."
+                    return "`\(prefix)\(selector(renamed.name, entry.labels))\(entry.isAsync ? " async" : "")`, "
+                        + "the async form of `\(selector(renamed.name, renamed.labels))`, to which it is renamed"
+                }
+            }
+        }
         for owner in owners {
             let prefix = owner.isEmpty ? "" : owner + "."
             for entry in index.entries(owner: owner, name: site.name)
@@ -93,6 +107,18 @@ struct CounterpartRule: Rule {
     }
 
     static let examples: [RuleExample] = [
+        RuleExample(
+            "a deprecated function renamed to a callback function that has an async form: that form serves it",
+            before: """
+                public final class Storage: Sendable {
+                    @available(*, deprecated, renamed: "objectExists(forKey:completion:)")
+                    public func existsObject(forKey key: String, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {}
+                    public func objectExists(forKey key: String, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {}
+                    public func objectExists(forKey key: String) async throws -> Bool { true }
+                }
+                """,
+            function: "Storage.existsObject(forKey:completion:)",
+            after: .skipped(.hasAsyncSibling, "`Storage.objectExists(forKey:) async`, the async form of")),
         RuleExample(
             "a task-returning function that passes the same serializer to the task form of the function's call is its counterpart",
             before: """
