@@ -27,6 +27,7 @@ extension SourceIndex {
                 guard case .attribute(let attribute) = element else { continue }
                 let name = text(attribute.attributeName)
                 if name == "globalActor" { info.isGlobalActor = true }
+                if name == "_spi" { info.spi = text(attribute) }
             }
             info.globalActor = globalActorAttribute(owner.attributes)
             if let clause = owner.genericParameters {

@@ -24,6 +24,9 @@ final class SourceIndex {
         /// The method that stops what an instance stands for (`cancel()`, `invalidate()`...).
         var cancelMethod: CancelMethod?
         var availability: [String] = []
+        /// `@_spi(Name)`: the type is not public API (code outside the module sees it only
+        /// through `@_spi(Name) import`).
+        var spi: String?
 
         init(name: String, kind: Owner.Kind) {
             self.name = name
