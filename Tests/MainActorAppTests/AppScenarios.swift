@@ -18,6 +18,18 @@ func completeInBackground<Value: Sendable>(_ promise: Promise<Value>, with outco
 
 struct Failure: Error, Equatable {}
 
+/// Requests cancellation of `future` from a background queue and returns once the request
+/// is made. Made first, the request goes through; made while this task awaits the future,
+/// it would wait for the awaiter's interest too, as `requestCancellation()` documents.
+func requestCancellationInBackground<Value>(of future: Future<Value>) async {
+    await withCheckedContinuation { (made: CheckedContinuation<Void, Never>) in
+        DispatchQueue.global().async {
+            future.requestCancellation()
+            made.resume()
+        }
+    }
+}
+
 /// Stops the test process unless the caller runs on the main queue, where the main actor
 /// runs (on Linux that is not the process's first thread once `dispatchMain()` runs, so
 /// `Thread.isMainThread` cannot tell); `true` otherwise, for the logs.
@@ -258,7 +270,7 @@ extension MainActorAppTests {
 
         let other = LegacyRequest()
         let otherFuture = other.future
-        DispatchQueue.global().async { otherFuture.requestCancellation() }  // requested elsewhere: hops
+        await requestCancellationInBackground(of: otherFuture)  // requested elsewhere: hops
         #expect(await otherFuture.outcome.isCancelled)
         #expect(other.cancelCount == 1)
 
@@ -270,7 +282,7 @@ extension MainActorAppTests {
         }
         promise.cancelOnRequest { @MainActor in model.cancelled += 1 }
         let ordered = promise.future
-        DispatchQueue.global().async { ordered.requestCancellation() }
+        await requestCancellationInBackground(of: ordered)
         #expect(await ordered.outcome.isCancelled)
         #expect(model.log == ["handler 1 true", "handler 2 true", "handler 3 true"])
         #expect(model.cancelled == 1)

@@ -42,24 +42,32 @@ public struct CallMigrator: Sendable {
             finder.walk(tree)
             let converted = decisions.filter { $0.entry.file == input.path && $0.edit != nil }
             var edits = converted.compactMap(\.edit)
+            var fanOuts: [(entry: Int, rewrite: CallRewrite)] = []
             // The calls inside a converted function are its async version's.
             let replaced = converted.compactMap(\.rewrite?.decl).map { $0.position..<$0.endPosition }
             for call in finder.calls where !replaced.contains(where: { $0.contains(call.node.position) }) {
                 let matches = counterparts.entries(
-                    name: call.name, argumentLabels: call.labels, trailingClosure: call.node.trailingClosure != nil)
+                    name: call.name, argumentLabels: call.labels,
+                    trailingClosure: StreamHandlers.hasOneTrailingClosure(call.node))
                 guard let entry = matches.first?.0 else { continue }
                 let line = writer.converter.location(for: call.node.positionAfterSkippingLeadingTrivia).line
                 var rewrite = CallRewrite(
                     call: call.node, file: input.path, line: line, context: CallContext(of: call.node, index: index),
                     matches: matches)
+                rewrite.fanOut = FanOut.enclosing(call.node)
                 rewrite.declaringOwners = counterparts.declaringOwners(
-                    name: call.name, argumentLabels: call.labels, trailingClosure: call.node.trailingClosure != nil)
+                    name: call.name, argumentLabels: call.labels,
+                    trailingClosure: StreamHandlers.hasOneTrailingClosure(call.node))
                 var outcome: CallOutcome
                 // A file that does not parse is never edited: the rewrite could lose what it misread.
                 let step = tree.hasError ? .leave(.syntaxErrors, "the file is not edited") : planner.plan(rewrite)
                 switch step {
                 case .leave(let reason, let detail):
                     outcome = .leftAlone(reason, detail)
+                case .proceed(let settled) where settled.fanOut != nil:
+                    // Written once every call of the fan-out is settled.
+                    fanOuts.append((entries.count, settled))
+                    outcome = .converted(notes: settled.notes)
                 case .proceed(let settled):
                     if let new = writer.edits(settled), !new.contains(where: { overlaps($0, edits) }) {
                         edits += new
@@ -71,6 +79,7 @@ public struct CallMigrator: Sendable {
                 entries.append(
                     CallReportEntry(file: input.path, line: line, function: entry.displayName, outcome: outcome))
             }
+            edits += writer.fanOutEdits(fanOuts, besides: edits, entries: &entries)
             if !edits.isEmpty {
                 files.append(
                     EditedFile(
@@ -102,7 +111,7 @@ private final class CallFinder: SyntaxVisitor {
             node.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
             ?? node.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
         if let name {
-            calls.append(Call(name: name, labels: node.arguments.map { $0.label?.text }, node: node))
+            calls.append(Call(name: name, labels: StreamHandlers.labels(of: node), node: node))
         }
         return .visitChildren
     }

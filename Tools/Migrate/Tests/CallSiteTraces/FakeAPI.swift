@@ -98,6 +98,7 @@ public final class FakeTask: @unchecked Sendable {
     // @unchecked: `cancelled` is only read and written while `lock` is held.
     private let lock = NSLock()
     private var cancelled = false
+    private var finished = false
     private let name: String
     private let trace: Trace
 
@@ -106,9 +107,18 @@ public final class FakeTask: @unchecked Sendable {
         self.trace = trace
     }
 
+    /// Cancels the operation; once it has finished, does nothing (as most handles do).
     public func cancel() {
-        lock.withLock { cancelled = true }
-        trace.log("api: \(name) cancelled")
+        let running = lock.withLock {
+            cancelled = true
+            return !finished
+        }
+        if running { trace.log("api: \(name) cancelled") }
+    }
+
+    /// The operation is over: a later `cancel()` does nothing.
+    func finish() {
+        lock.withLock { finished = true }
     }
 
     var isCancelled: Bool { lock.withLock { cancelled } }
@@ -185,6 +195,23 @@ public final class FakeAPI: @unchecked Sendable {
     /// Calls `onChange` with every change, as long as the API lives.
     public func watch(onChange: @escaping @Sendable (Int) -> Void) {
         start("watch", task: nil) { _ in onChange(1) }
+    }
+
+    /// Reports a job's events: `onEvent` with 1 and 2, then `completion` (with the error that
+    /// ended the job, if any: `.error` reports 1, then fails); cancelling the returned task
+    /// stops both, until the completion is called.
+    @discardableResult
+    public func events(
+        id: Int, onEvent: @escaping @Sendable (Int) -> Void, completion: @escaping @Sendable ((any Error)?) -> Void
+    ) -> FakeTask {
+        let task = FakeTask(name: "events(\(id))", trace: trace)
+        start("events(\(id))", task: task) { value in
+            onEvent(1)
+            if value != nil { onEvent(2) }
+            task.finish()
+            completion(value == nil ? FakeError() : nil)
+        }
+        return task
     }
 
     /// Returns when a call has been made.

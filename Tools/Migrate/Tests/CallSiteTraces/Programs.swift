@@ -28,6 +28,22 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await KeptHandleRule1.Before().run(api: $0, trace: $1) },
         after: { await KeptHandleRule1.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
+        name: "DispatchGroupRule: two calls, their values and errors kept in locals, the notify body last",
+        before: { await DispatchGroupRule1.Before().run(api: $0, trace: $1) },
+        after: { await DispatchGroupRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "DispatchGroupRule: `defer { group.leave() }` first: an early return in the handler still left the group",
+        before: { await DispatchGroupRule2.Before().run(api: $0, trace: $1) },
+        after: { await DispatchGroupRule2.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "DispatchGroupRule: `group.wait()`: the awaits take its place, the code after it stays after them",
+        before: { await DispatchGroupRule3.Before().run(api: $0, trace: $1) },
+        after: { await DispatchGroupRule3.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "DispatchGroupRule: a call made in a loop: a task group, each handler's code as its result comes",
+        before: { await DispatchGroupRule4.Before().run(api: $0, trace: $1) },
+        after: { await DispatchGroupRule4.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
         name: "StatementOrderRule: an early return, with the call last in an `if`: the return still ends the work",
         before: { await StatementOrderRule1.Before().run(api: $0, trace: $1) },
         after: { await StatementOrderRule1.After().run(api: $0, trace: $1) }),
@@ -51,6 +67,14 @@ public let callSitePrograms: [CallSiteProgram] = [
         name: "WeakSelfRule: weak self with guard let self: kept alive, and said so",
         before: { await WeakSelfRule1.Before().run(api: $0, trace: $1) },
         after: { await WeakSelfRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "StreamCallRule: values in a loop; the completion's success code after it, its failure code in the catch",
+        before: { await StreamCallRule1.Before().run(api: $0, trace: $1) },
+        after: { await StreamCallRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "StreamCallRule: a `return` in the handler ends that value's code: `continue`",
+        before: { await StreamCallRule2.Before().run(api: $0, trace: $1) },
+        after: { await StreamCallRule2.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
         name: "ResultHandlerRule: switch over the result",
         before: { await ResultHandlerRule1.Before().run(api: $0, trace: $1) },
@@ -255,6 +279,247 @@ enum KeptHandleRule1 {
                 trace.log("got \(value)")
             } catch {
                 trace.failed(error)
+            }
+        }
+    }
+}
+
+enum DispatchGroupRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            let group = DispatchGroup()
+            nonisolated(unsafe) var texts: [String] = []
+            nonisolated(unsafe) var failure: (any Error)?
+            group.enter()
+            api.load(id: 1) { result in
+                switch result {
+                case .success(let text):
+                    texts.append(text)
+                case .failure(let error):
+                    failure = error
+                }
+                group.leave()
+            }
+            group.enter()
+            api.load(id: 2) { result in
+                switch result {
+                case .success(let text):
+                    texts.append(text)
+                case .failure(let error):
+                    failure = error
+                }
+                group.leave()
+            }
+            // Report both, or the error.
+            group.notify(queue: .main) {
+                if let failure {
+                    trace.failed(failure)
+                } else {
+                    trace.log("got \(texts.joined(separator: " "))")
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            nonisolated(unsafe) var texts: [String] = []
+            nonisolated(unsafe) var failure: (any Error)?
+            async let load1 = api.load(id: 1)
+            async let load2 = api.load(id: 2)
+            do {
+                let text = try await load1
+                texts.append(text)
+            } catch {
+                failure = error
+            }
+            do {
+                let text = try await load2
+                texts.append(text)
+            } catch {
+                failure = error
+            }
+            // Report both, or the error.
+            await MainActor.run {
+                if let failure {
+                    trace.failed(failure)
+                } else {
+                    trace.log("got \(texts.joined(separator: " "))")
+                }
+            }
+        }
+    }
+}
+
+enum DispatchGroupRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            let group = DispatchGroup()
+            nonisolated(unsafe) var saved = 0
+            nonisolated(unsafe) var failures: [String] = []
+            for text in ["a", "b"] {
+                trace.log("saving \(text)")
+            }
+            group.enter()
+            api.save("a") { error in
+                defer { group.leave() }
+                if let error {
+                    failures.append("\(type(of: error))")
+                    return
+                }
+                saved += 1
+            }
+            group.enter()
+            api.fetch(id: 2) { text, error in
+                defer { group.leave() }
+                if let error {
+                    failures.append("\(type(of: error))")
+                    return
+                }
+                guard let text else { return }
+                saved += text.count
+            }
+            group.notify(queue: .main) {
+                trace.log("saved \(saved), failed: \(failures)")
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            nonisolated(unsafe) var saved = 0
+            nonisolated(unsafe) var failures: [String] = []
+            for text in ["a", "b"] {
+                trace.log("saving \(text)")
+            }
+            async let save1: Void = api.save("a")
+            async let fetch2 = api.fetch(id: 2)
+            do {
+                try await save1
+                saved += 1
+            } catch {
+                failures.append("\(type(of: error))")
+            }
+            do {
+                let text = try await fetch2
+                saved += text.count
+            } catch {
+                failures.append("\(type(of: error))")
+            }
+            await MainActor.run {
+                trace.log("saved \(saved), failed: \(failures)")
+            }
+        }
+    }
+}
+
+enum DispatchGroupRule3 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            let group = DispatchGroup()
+            nonisolated(unsafe) var total = 0
+            nonisolated(unsafe) var failed = false
+            group.enter()
+            api.measure("abc") { length in
+                total += length
+                group.leave()
+            }
+            group.enter()
+            api.count { result in
+                if case .success(let count) = result {
+                    total += count
+                } else {
+                    failed = true
+                }
+                group.leave()
+            }
+            // Both have answered.
+            group.wait()
+            trace.log(failed ? "failed" : "total \(total)")
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            nonisolated(unsafe) var total = 0
+            nonisolated(unsafe) var failed = false
+            async let measure1 = api.measure("abc")
+            async let count2 = api.count()
+            do {
+                let length = try await measure1
+                total += length
+            } catch {}
+            do {
+                let count = try await count2
+                total += count
+            } catch {
+                failed = true
+            }
+            // Both have answered.
+            trace.log(failed ? "failed" : "total \(total)")
+        }
+    }
+}
+
+enum DispatchGroupRule4 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            let group = DispatchGroup()
+            nonisolated(unsafe) var texts: [Int: String] = [:]
+            nonisolated(unsafe) var failure: (any Error)?
+            for id in [1, 2] {
+                group.enter()
+                api.load(id: id) { result in
+                    switch result {
+                    case .success(let text):
+                        texts[id] = text
+                    case .failure(let error):
+                        failure = error
+                    }
+                    group.leave()
+                }
+            }
+            group.notify(queue: .main) {
+                if let failure {
+                    trace.failed(failure)
+                } else {
+                    trace.log("got \(texts.sorted { $0.key < $1.key }.map(\.value))")
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            nonisolated(unsafe) var texts: [Int: String] = [:]
+            nonisolated(unsafe) var failure: (any Error)?
+            await withTaskGroup(of: (Int, Result<String, any Error>).self) { tasks in
+                let inputs = Array([1, 2])
+                for (position, id) in inputs.enumerated() {
+                    tasks.addTask {
+                        do {
+                            return (position, .success(try await api.load(id: id)))
+                        } catch {
+                            return (position, .failure(error))
+                        }
+                    }
+                }
+                for await (position, outcome) in tasks {
+                    let id = inputs[position]
+                    do {
+                        let text = try outcome.get()
+                        texts[id] = text
+                    } catch {
+                        failure = error
+                    }
+                }
+            }
+            await MainActor.run {
+                if let failure {
+                    trace.failed(failure)
+                } else {
+                    trace.log("got \(texts.sorted { $0.key < $1.key }.map(\.value))")
+                }
             }
         }
     }
@@ -471,6 +736,70 @@ enum WeakSelfRule1 {
             let model = Model(api: api, trace: trace)
             trace.keepAlive(model)
             await model.refresh()
+        }
+    }
+}
+
+enum StreamCallRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            // Report the job's events.
+            api.events(id: 1) { value in
+                trace.log("event \(value)")
+            } completion: { error in
+                if let error {
+                    trace.failed(error)
+                    return
+                }
+                trace.log("done")
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            // Report the job's events.
+            do {
+                for try await value in api.events(id: 1) {
+                    trace.log("event \(value)")
+                }
+                try Task.checkCancellation()
+                trace.log("done")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+}
+
+enum StreamCallRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            api.events(id: 2) { value in
+                guard value > 1 else { return }
+                trace.log("event \(value)")
+            } completion: { error in
+                if let error {
+                    trace.failed(error)
+                } else {
+                    trace.log("done")
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                for try await value in api.events(id: 2) {
+                    guard value > 1 else { continue }
+                    trace.log("event \(value)")
+                }
+                try Task.checkCancellation()
+                trace.log("done")
+            } catch {
+                trace.failed(error)
+            }
         }
     }
 }

@@ -7,8 +7,8 @@ struct CallSitePlanner {
     private static var rules: [any CallRule] {
         [
             ExpectationTestRule(), AsyncContextRule(), ReceiverTypeRule(), CounterpartCallRule(), KeptHandleRule(),
-            StatementOrderRule(), MainQueueHopRule(), WeakSelfRule(), ResultHandlerRule(), OptionalValueErrorRule(),
-            ErrorOnlyRule(), ValueHandlerRule(),
+            DispatchGroupRule(), StatementOrderRule(), MainQueueHopRule(), WeakSelfRule(), StreamCallRule(),
+            ResultHandlerRule(), OptionalValueErrorRule(), ErrorOnlyRule(), ValueHandlerRule(),
         ]
     }
 

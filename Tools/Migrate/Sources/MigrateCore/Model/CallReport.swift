@@ -21,6 +21,7 @@ public enum LeaveReason: String, CaseIterable, Sendable, Comparable {
     case completionEscapes = "completion not reached through convertible calls"
     case functionSignature = "signature not convertible"
     case calleeLeftAlone = "calls a function left alone"
+    case dispatchGroup = "DispatchGroup fan-out"
 
     public static func < (lhs: LeaveReason, rhs: LeaveReason) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -45,6 +45,8 @@ struct AsyncCounterparts {
         /// The handler ran on the main queue (a converted function's last hop): the code that
         /// follows the awaited call must run on the main actor.
         var deliversOnMain = false
+        /// A generated stream form's handlers (nil for any other counterpart).
+        var stream: StreamHandlers? = nil
 
         var labels: [String?] { parameters.map(\.label) }
         var displayName: String { (owner.map { $0 + "." } ?? "") + selector(name, labels) }
@@ -118,10 +120,12 @@ struct AsyncCounterparts {
             guard let decided = ShapeRule().decide(closure, in: planner.context) else { return nil }
             shape = decided
         }
-        return Entry(
+        var entry = Entry(
             owner: site.context.ownerName, name: site.name, parameters: parameters, handler: last, shape: shape,
             kept: planner.keptParameters(site, removing: [last]), asyncName: asyncName, kind: kind,
             siblingIsCaller: siblingIsCaller, returnsValue: site.returnType != nil, cancels: cancels)
+        if kind == .stream, case .generated = plan { entry.stream = planner.streamHandlers(site) }
+        return entry
     }
 
     /// Marks the function `owner.name` with these parameters converted: its counterpart is
@@ -175,7 +179,7 @@ struct AsyncCounterparts {
         var result: [Int] = []
         var parameter = 0
         for label in labels {
-            while parameter < parameters.count, parameters[parameter].label != label {
+            while parameter < parameters.count, !StreamHandlers.fills(label, parameters[parameter]) {
                 guard parameters[parameter].hasDefault else { return nil }
                 parameter += 1
             }

@@ -55,6 +55,7 @@ struct CallSiteWriter {
     }
 
     func edit(_ rewrite: CallRewrite) -> LineEdit? {
+        if let stream = rewrite.stream { return edit(rewrite, stream: stream) }
         guard let statement = rewrite.statement, let branches = rewrite.branches, let entry = rewrite.entry else {
             return nil
         }
@@ -81,17 +82,16 @@ struct CallSiteWriter {
         var result = comments(in: statement, outside: moved).map { indent + $0 }
         result += [indent + "do {", indent + "    " + awaited]
         result += block(branches.success, indent: indent + "    ", hop: hop)
-        // `catch` binds `error` itself.
+        result += catchLines(branches, indent: indent, suffix: suffix, hop: hop)
+        return LineEdit(first: start.line - 1, last: end.line - 1, lines: result)
+    }
+
+    /// `} catch { failure }`, closing the `do` (`catch` binds `error` itself).
+    func catchLines(_ branches: HandlerBranches, indent: String, suffix: String, hop: Bool) -> [String] {
         let binding = branches.errorName.map { $0 == "error" ? "" : " let \($0)" } ?? ""
         let failure = block(branches.failure, indent: indent + "    ", hop: hop)
-        if failure.isEmpty {
-            result.append(indent + "} catch\(binding) {}" + suffix)
-        } else {
-            result.append(indent + "} catch\(binding) {")
-            result += failure
-            result.append(indent + "}" + suffix)
-        }
-        return LineEdit(first: start.line - 1, last: end.line - 1, lines: result)
+        if failure.isEmpty { return [indent + "} catch\(binding) {}" + suffix] }
+        return [indent + "} catch\(binding) {"] + failure + [indent + "}" + suffix]
     }
 
     /// The comments of the code that goes away (the call's line, `switch`, `case`, `if let
@@ -139,10 +139,17 @@ struct CallSiteWriter {
         return callee + "(" + arguments.joined(separator: ", ") + ")"
     }
 
-    /// The statements' text at `indent` (inside `await MainActor.run { }` for a hop).
-    func block(_ items: [CodeBlockItemSyntax], indent: String, hop: Bool) -> [String] {
+    /// The statements' text at `indent` (inside `await MainActor.run { }` for a hop), with
+    /// the tokens at `replacing` (byte offsets in the file) written as their new text.
+    func block(
+        _ items: [CodeBlockItemSyntax], indent: String, hop: Bool, replacing: [(Range<Int>, String)] = []
+    ) -> [String] {
         guard let first = items.first, let last = items.last else { return [] }
-        let bytes = source[first.position.utf8Offset..<last.endPosition.utf8Offset]
+        var bytes = Array(source[first.position.utf8Offset..<last.endPosition.utf8Offset])
+        for (range, new) in replacing.sorted(by: { $0.0.lowerBound > $1.0.lowerBound }) {
+            let offset = first.position.utf8Offset
+            bytes.replaceSubrange((range.lowerBound - offset)..<(range.upperBound - offset), with: Array(new.utf8))
+        }
         var text = String(decoding: bytes, as: UTF8.self)
         while let end = text.last, end.isWhitespace { text.removeLast() }
         var body = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -270,7 +270,7 @@ struct CompletionPathRule: DocumentedFunctionRule {
                     ?? rewrite.call.arguments.last?.expression.as(
                         ClosureExprSyntax.self),
                 let first = handler.statements.first, let (call, hop) = completionCall(first) ?? self.hop(first),
-                let names = rewrite.parameterNamesOf(handler),
+                let names = CallRewrite.parameterNames(of: handler),
                 call.arguments.map(\.expression.trimmedDescription) == names,
                 case .proceed(let settled) = planner.planInner(rewrite, forwarding: true), let entry = settled.entry,
                 entry.shape.name == function.shape.name, entry.shape.valueText == function.valueType

@@ -17,7 +17,7 @@ struct CounterpartCallRule: CallRule {
         }
         switch entry.kind {
         case .stream:
-            return .leave(.multiShot, "`\(entry.displayName)` calls its handler many times")
+            return StreamCallRule.settle(rewrite, entry: entry, parameters: parameters, in: context)
         case .scoped:
             return .leave(.scoped, "`\(entry.displayName)` has a scoped form: its value stays in the callback")
         case .generated, .library, .converted:
