@@ -27,18 +27,25 @@ public struct CallMigrator: Sendable {
         let interfaces =
             symbolGraphs.map { Parser.parse(source: $0.interface) } + context.map { Parser.parse(source: $0.text) }
         let index = SourceIndex(files: parsed, interfaces: interfaces)
-        let counterparts = AsyncCounterparts(files: parsed + interfaces, index: index, options: options)
+        var counterparts = AsyncCounterparts(files: parsed + interfaces, index: index, options: options)
         let planner = CallSitePlanner(
             context: RuleContext(index: index, options: options, callSites: CallSites(files: [])))
+        let sources = zip(inputs, parsed).filter { !Migrator.isGenerated($0.0.path) }.map { input, tree in
+            (input: input, tree: tree, writer: CallSiteWriter(source: input.text, tree: tree, path: input.path))
+        }
+        // The callback pyramids first, to a fixpoint: the calls that await them follow.
+        let decisions = FunctionPlanner(index: index, options: options).plan(sources, counterparts: &counterparts)
         var files: [EditedFile] = []
         var entries: [CallReportEntry] = []
-        for (input, tree) in zip(inputs, parsed) where !Migrator.isGenerated(input.path) {
-            let writer = CallSiteWriter(source: input.text, tree: tree, path: input.path)
+        for (input, tree, writer) in sources {
             let finder = CallFinder(viewMode: .sourceAccurate)
             finder.walk(tree)
-            var edits: [LineEdit] = []
+            let converted = decisions.filter { $0.entry.file == input.path && $0.edit != nil }
+            var edits = converted.compactMap(\.edit)
             var fanOuts: [(entry: Int, rewrite: CallRewrite)] = []
-            for call in finder.calls {
+            // The calls inside a converted function are its async version's.
+            let replaced = converted.compactMap(\.rewrite?.decl).map { $0.position..<$0.endPosition }
+            for call in finder.calls where !replaced.contains(where: { $0.contains(call.node.position) }) {
                 let matches = counterparts.entries(
                     name: call.name, argumentLabels: call.labels,
                     trailingClosure: StreamHandlers.hasOneTrailingClosure(call.node))
@@ -80,7 +87,7 @@ public struct CallMigrator: Sendable {
                         diff: unifiedDiff(modifying: input.path, lines: writer.lines, edits: edits)))
             }
         }
-        return CallMigrationResult(files: files, entries: entries)
+        return CallMigrationResult(files: files, entries: entries, functions: decisions.map(\.entry))
     }
 }
 

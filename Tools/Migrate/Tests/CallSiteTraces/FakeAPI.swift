@@ -14,7 +14,8 @@ public enum Outcome: String, Sendable, CaseIterable {
     case dropped
     /// Calls the handler with a value, and again when ``FakeAPI/release()`` is called.
     case twice
-    /// Waits for ``FakeAPI/release()`` before delivering a value (unless cancelled).
+    /// Waits for ``FakeAPI/release()`` before delivering a value (unless cancelled); the
+    /// calls made after the first deliver a value at once.
     case held
 }
 
@@ -23,10 +24,12 @@ public struct FakeError: Error {}
 
 /// The events of one run, each with where it ran (the main thread or another).
 public final class Trace: @unchecked Sendable {
-    // @unchecked: `events` and `kept` are only read and written while `lock` is held.
+    // @unchecked: `events`, `kept` and the deliveries are only read and written while `lock` is held.
     private let lock = NSLock()
     private var events: [String] = []
     private var kept: [AnyObject] = []
+    private var deliveryCount = 0
+    private var deliveryWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     public init() {}
 
@@ -42,6 +45,31 @@ public final class Trace: @unchecked Sendable {
     public func log(_ event: String) {
         let place = DispatchQueue.getSpecific(key: Self.place) ?? "other"
         lock.withLock { events.append("\(event) [\(place)]") }
+    }
+
+    /// Logs `event`, what a caller of a shim logs when its handler is called: a harness
+    /// waits for it with ``deliveries(_:)`` (the shim delivers from a task of its own).
+    public func delivered(_ event: String) {
+        log(event)
+        let ready = lock.withLock {
+            deliveryCount += 1
+            let ready = deliveryWaiters.filter { $0.count <= deliveryCount }
+            deliveryWaiters.removeAll { $0.count <= deliveryCount }
+            return ready
+        }
+        for waiter in ready { waiter.continuation.resume() }
+    }
+
+    /// Returns once `count` events have been logged with ``delivered(_:)``.
+    public func deliveries(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let ready = lock.withLock {
+                if deliveryCount >= count { return true }
+                deliveryWaiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
     }
 
     /// Logs the error's type (`failed FakeError`, `failed CancellationError`).
@@ -204,12 +232,18 @@ public final class FakeAPI: @unchecked Sendable {
             defer { held = [] }
             return held
         }
-        for delivery in deliveries { queue.async(execute: delivery) }
+        // In one job: a delivery that calls the API again queues its call's delivery after them all.
+        queue.async { for delivery in deliveries { delivery() } }
     }
 
-    /// Returns when every delivery queued so far has run.
+    /// Returns when every delivery queued so far has run, and those that made calls (a
+    /// handler that calls the API again) have had theirs run too.
     public func idle() async {
-        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+        while true {
+            let made = lock.withLock { calls }
+            await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+            if lock.withLock({ calls }) == made { return }
+        }
     }
 
     /// Logs the call, and delivers the outcome on the API's queue (the value "v", or nil for an error).
@@ -238,14 +272,16 @@ public final class FakeAPI: @unchecked Sendable {
             trace.log("api: \(name) delivers again")
             deliver("v")
         }
-        let waiting = lock.withLock {
+        // `.held` holds the first call only: the calls a released delivery makes go on.
+        let (waiting, holds) = lock.withLock {
             calls += 1
-            if outcome == .held { held.append(delivery) }
+            let holds = outcome == .held && calls == 1
+            if holds { held.append(delivery) }
             if outcome == .twice { held.append(again) }
             defer { waiters = [] }
-            return waiters
+            return (waiters, holds)
         }
-        if outcome != .held { queue.async(execute: delivery) }
+        if !holds { queue.async(execute: delivery) }
         for waiter in waiting { waiter.resume() }
     }
 }

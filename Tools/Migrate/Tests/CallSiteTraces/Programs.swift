@@ -4,6 +4,7 @@
 
 import Dispatch
 import Foundation
+import FutureBridge
 
 public let callSitePrograms: [CallSiteProgram] = [
     CallSiteProgram(
@@ -126,6 +127,38 @@ public let callSitePrograms: [CallSiteProgram] = [
         name: "ValueHandlerRule: nothing at all",
         before: { await ValueHandlerRule2.Before().run(api: $0, trace: $1) },
         after: { await ValueHandlerRule2.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "PyramidFunctionRule: a pyramid of two calls: two awaits; its async caller awaits it",
+        before: { await PyramidFunctionRule1.Before().run(api: $0, trace: $1) },
+        after: { await PyramidFunctionRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "PyramidFunctionRule: a method of a class: `self` in the shim, the handler's callout moved to it",
+        before: { PyramidFunctionRule2.Before().run(api: $0, trace: $1) },
+        after: { PyramidFunctionRule2.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
+        name: "CompletionPathRule: failure code that does more than pass the error on: a do/catch around the await",
+        before: { CompletionPathRule1.Before().run(api: $0, trace: $1) },
+        after: { CompletionPathRule1.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
+        name: "CompletionCallRule: `(T?, Error?)`: the value the code unwrapped is returned, the error thrown",
+        before: { CompletionCallRule1.Before().run(api: $0, trace: $1) },
+        after: { CompletionCallRule1.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
+        name: "CompletionCallRule: `(Error?)`: nil returns, the error caught is thrown",
+        before: { CompletionCallRule2.Before().run(api: $0, trace: $1) },
+        after: { CompletionCallRule2.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
+        name: "CompletionHopRule: the last hop to the main queue: dropped, and the shim delivers on the main queue",
+        before: { CompletionHopRule1.Before().run(api: $0, trace: $1) },
+        after: { CompletionHopRule1.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
+        name: "CompletionHopRule: an async caller: its code still runs on the main queue, as the handler did",
+        before: { await CompletionHopRule2.Before().run(api: $0, trace: $1) },
+        after: { await CompletionHopRule2.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "PropagationRule: a pyramid over another pyramid of the module: both converted, the chain awaited",
+        before: { await PropagationRule1.Before().run(api: $0, trace: $1) },
+        after: { await PropagationRule1.After().run(api: $0, trace: $1) }),
 ]
 
 enum ExpectationTestRule1 {
@@ -1109,6 +1142,438 @@ enum ValueHandlerRule2 {
                 try await api.ping()
                 trace.log("pong")
             } catch {}
+        }
+    }
+}
+
+enum PyramidFunctionRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            saveLoaded(api: api, id: 1) { result in
+                switch result {
+                case .success(let text):
+                    trace.log("saved \(text)")
+                case .failure(let error):
+                    trace.failed(error)
+                }
+            }
+        }
+
+        /// Loads a text and saves it.
+        func saveLoaded(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            api.load(id: id) { result in
+                switch result {
+                case .success(let text):
+                    // Saved as it came.
+                    api.save(text) { error in
+                        if let error {
+                            completion(.failure(error))
+                            return
+                        }
+                        completion(.success(text))
+                    }
+                case .failure(let error):
+                    completion(.failure(error))
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let text = try await saveLoaded(api: api, id: 1)
+                trace.log("saved \(text)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+
+        /// Loads a text and saves it.
+        func saveLoaded(api: FakeAPI, id: Int) async throws -> String {
+            let text = try await api.load(id: id)
+            // Saved as it came.
+            try await api.save(text)
+            return text
+        }
+
+        /// Completion-handler form of `saveLoaded(api:id:)`, for callers not migrated yet.
+        @available(*, renamed: "saveLoaded(api:id:)")
+        func saveLoaded(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            Future<String> { try await saveLoaded(api: api, id: id) }.deliver(on: .inline, to: completion)
+        }
+    }
+}
+
+enum PyramidFunctionRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            let loader = Loader(api: api)
+            trace.keepAlive(loader)
+            loader.title(of: 1) { result in
+                trace.delivered("title \(result)")
+            }
+        }
+
+        /// Loads titles.
+        final class Loader: Sendable {
+            let api: FakeAPI
+
+            init(api: FakeAPI) {
+                self.api = api
+            }
+
+            /// The title of `id`, saved.
+            ///
+            /// - Parameter completion: Called once, on the API's queue.
+            func title(
+                of id: Int,
+                completion: @escaping @Sendable (Result<String, any Error>) -> Void
+            ) {
+                // Load first.
+                api.load(id: id) { [weak self] result in
+                    guard let self else { return }
+                    switch result {
+                    case .success(let text):
+                        guard !text.isEmpty else {
+                            completion(.failure(FakeError()))
+                            return
+                        }
+                        self.api.save(text) { error in
+                            if let error {
+                                completion(.failure(error))
+                                return
+                            }
+                            completion(.success(text.uppercased()))
+                        }
+                    case .failure(let error):
+                        completion(.failure(error))
+                    }
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) {
+            let loader = Loader(api: api)
+            trace.keepAlive(loader)
+            loader.title(of: 1) { result in
+                trace.delivered("title \(result)")
+            }
+        }
+
+        /// Loads titles.
+        final class Loader: Sendable {
+            let api: FakeAPI
+
+            init(api: FakeAPI) {
+                self.api = api
+            }
+
+            /// The title of `id`, saved.
+            func title(of id: Int) async throws -> String {
+                // Load first.
+                let text = try await api.load(id: id)
+                guard !text.isEmpty else {
+                    throw FakeError()
+                }
+                try await self.api.save(text)
+                return text.uppercased()
+            }
+
+            /// Completion-handler form of `title(of:)`, for callers not migrated yet.
+            ///
+            /// - Parameter completion: Called once, on the API's queue.
+            @available(*, renamed: "title(of:)")
+            func title(of id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+                Future<String> { try await self.title(of: id) }.deliver(on: .inline, to: completion)
+            }
+        }
+    }
+}
+
+enum CompletionPathRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            report(api: api, trace: trace) { result in
+                trace.delivered("reported \(result)")
+            }
+        }
+
+        func report(api: FakeAPI, trace: Trace, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+            trace.log("reporting")
+            api.load(id: 3) { result in
+                switch result {
+                case .success(let text):
+                    completion(.success(text.count))
+                case .failure(let error):
+                    trace.failed(error)
+                    completion(.failure(error))
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) {
+            report(api: api, trace: trace) { result in
+                trace.delivered("reported \(result)")
+            }
+        }
+
+        func report(api: FakeAPI, trace: Trace) async throws -> Int {
+            trace.log("reporting")
+            do {
+                let text = try await api.load(id: 3)
+                return text.count
+            } catch {
+                trace.failed(error)
+                throw error
+            }
+        }
+
+        /// Completion-handler form of `report(api:trace:)`, for callers not migrated yet.
+        @available(*, renamed: "report(api:trace:)")
+        func report(api: FakeAPI, trace: Trace, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+            Future<Int> { try await report(api: api, trace: trace) }.deliver(on: .inline, to: completion)
+        }
+    }
+}
+
+enum CompletionCallRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            describe(api: api, id: 1) { text, error in
+                trace.delivered("described \(text ?? "-") \(error == nil)")
+            }
+        }
+
+        func describe(api: FakeAPI, id: Int, completion: @escaping @Sendable (String?, (any Error)?) -> Void) {
+            api.fetch(id: id) { text, error in
+                if let error {
+                    completion(nil, error)
+                    return
+                }
+                guard let text else {
+                    completion(nil, FakeError())
+                    return
+                }
+                completion(text, nil)
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) {
+            describe(api: api, id: 1) { text, error in
+                trace.delivered("described \(text ?? "-") \(error == nil)")
+            }
+        }
+
+        func describe(api: FakeAPI, id: Int) async throws -> String {
+            let text = try await api.fetch(id: id)
+            return text
+        }
+
+        /// Completion-handler form of `describe(api:id:)`, for callers not migrated yet.
+        @available(*, renamed: "describe(api:id:)")
+        func describe(api: FakeAPI, id: Int, completion: @escaping @Sendable (String?, (any Error)?) -> Void) {
+            Future<String> { try await describe(api: api, id: id) }.deliver(on: .inline, to: completion)
+        }
+    }
+}
+
+enum CompletionCallRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            store(api: api, text: "a") { error in
+                trace.delivered("stored \(error == nil)")
+            }
+        }
+
+        func store(api: FakeAPI, text: String, completion: @escaping @Sendable ((any Error)?) -> Void) {
+            api.save(text) { error in
+                if let error {
+                    completion(error)
+                    return
+                }
+                completion(nil)
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) {
+            store(api: api, text: "a") { error in
+                trace.delivered("stored \(error == nil)")
+            }
+        }
+
+        func store(api: FakeAPI, text: String) async throws {
+            try await api.save(text)
+        }
+
+        /// Completion-handler form of `store(api:text:)`, for callers not migrated yet.
+        @available(*, renamed: "store(api:text:)")
+        func store(api: FakeAPI, text: String, completion: @escaping @Sendable ((any Error)?) -> Void) {
+            Future<Void> { try await store(api: api, text: text) }.deliver(on: .inline, to: completion)
+        }
+    }
+}
+
+enum CompletionHopRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            loadTitle(api: api, id: 1) { result in
+                trace.delivered("title \(result)")
+            }
+        }
+
+        func loadTitle(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            api.load(id: id) { result in
+                switch result {
+                case .success(let text):
+                    DispatchQueue.main.async {
+                        completion(.success(text.uppercased()))
+                    }
+                case .failure(let error):
+                    DispatchQueue.main.async {
+                        completion(.failure(error))
+                    }
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) {
+            loadTitle(api: api, id: 1) { result in
+                trace.delivered("title \(result)")
+            }
+        }
+
+        func loadTitle(api: FakeAPI, id: Int) async throws -> String {
+            let text = try await api.load(id: id)
+            return text.uppercased()
+        }
+
+        /// Completion-handler form of `loadTitle(api:id:)`, for callers not migrated yet.
+        @available(*, renamed: "loadTitle(api:id:)")
+        func loadTitle(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            Future<String> { try await loadTitle(api: api, id: id) }.deliver(on: .main, to: completion)
+        }
+    }
+}
+
+enum CompletionHopRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            loadTitle(api: api, id: 2) { result in
+                switch result {
+                case .success(let title):
+                    trace.log("title \(title)")
+                case .failure(let error):
+                    trace.failed(error)
+                }
+            }
+        }
+
+        func loadTitle(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            api.load(id: id) { result in
+                DispatchQueue.main.async {
+                    completion(result)
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let title = try await loadTitle(api: api, id: 2)
+                await MainActor.run {
+                    trace.log("title \(title)")
+                }
+            } catch {
+                await MainActor.run {
+                    trace.failed(error)
+                }
+            }
+        }
+
+        func loadTitle(api: FakeAPI, id: Int) async throws -> String {
+            return try await api.load(id: id)
+        }
+
+        /// Completion-handler form of `loadTitle(api:id:)`, for callers not migrated yet.
+        @available(*, renamed: "loadTitle(api:id:)")
+        func loadTitle(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            Future<String> { try await loadTitle(api: api, id: id) }.deliver(on: .main, to: completion)
+        }
+    }
+}
+
+enum PropagationRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            measureLoaded(api: api, id: 4) { result in
+                switch result {
+                case .success(let count):
+                    trace.log("count \(count)")
+                case .failure(let error):
+                    trace.failed(error)
+                }
+            }
+        }
+
+        func measureLoaded(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+            loadText(api: api, id: id) { result in
+                switch result {
+                case .success(let text):
+                    completion(.success(text.count))
+                case .failure(let error):
+                    completion(.failure(error))
+                }
+            }
+        }
+
+        func loadText(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            api.load(id: id) { result in
+                completion(result)
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let count = try await measureLoaded(api: api, id: 4)
+                trace.log("count \(count)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+
+        func measureLoaded(api: FakeAPI, id: Int) async throws -> Int {
+            let text = try await loadText(api: api, id: id)
+            return text.count
+        }
+
+        /// Completion-handler form of `measureLoaded(api:id:)`, for callers not migrated yet.
+        @available(*, renamed: "measureLoaded(api:id:)")
+        func measureLoaded(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+            Future<Int> { try await measureLoaded(api: api, id: id) }.deliver(on: .inline, to: completion)
+        }
+
+        func loadText(api: FakeAPI, id: Int) async throws -> String {
+            return try await api.load(id: id)
+        }
+
+        /// Completion-handler form of `loadText(api:id:)`, for callers not migrated yet.
+        @available(*, renamed: "loadText(api:id:)")
+        func loadText(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            Future<String> { try await loadText(api: api, id: id) }.deliver(on: .inline, to: completion)
         }
     }
 }

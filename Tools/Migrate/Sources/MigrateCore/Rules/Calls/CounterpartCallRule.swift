@@ -20,9 +20,11 @@ struct CounterpartCallRule: CallRule {
             return StreamCallRule.settle(rewrite, entry: entry, parameters: parameters, in: context)
         case .scoped:
             return .leave(.scoped, "`\(entry.displayName)` has a scoped form: its value stays in the callback")
-        case .generated, .library:
+        case .generated, .library, .converted:
             break
         }
+        // A converted function delivered on the main queue: so must the code after its await.
+        if entry.deliversOnMain { rewrite.hopsToMain = true }
         let arguments = Array(rewrite.call.arguments)
         let handler: ClosureExprSyntax?
         if let trailing = rewrite.call.trailingClosure, rewrite.call.additionalTrailingClosures.isEmpty {
