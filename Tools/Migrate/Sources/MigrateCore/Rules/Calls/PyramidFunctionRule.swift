@@ -31,21 +31,32 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
             return leave("returns `\(type.trimmedDescription)`, which the shim would have to return before it exists")
         }
         if site.isThrowing || site.isMutating { return leave("throws or is mutating") }
+        if let why = overridable(site.decl) ?? bridged(site.decl) ?? deferred(site.decl) { return leave(why) }
         guard closure.isEscaping, !closure.isOptional, closure.attributes.contains("@Sendable") else {
             return leave("the handler is not an escaping `@Sendable` closure: the shim's task cannot call it")
         }
-        let valueType: String?
+        let value: TypeSyntax?
         switch entry.shape {
         case .result(let success, let failure) where TypeText.isError(failure):
-            valueType = TypeText.isVoid(success) ? nil : success.trimmedDescription
-        case .optionalValueAndError(let value):
-            valueType = value.trimmedDescription
+            value = TypeText.isVoid(success) ? nil : success
+        case .optionalValueAndError(let optional):
+            value = optional
         case .errorOnly:
-            valueType = nil
+            value = nil
         default:
             return leave("a `\(entry.shape.name)` handler: not converted yet")
         }
         let generics = Set(site.genericsInScope.keys)
+        if let value {
+            // The shim hands the value over through a `Future`, which needs it `Sendable`.
+            if let generic = TypeText.mentionedNames(value).first(where: generics.contains) {
+                return leave("the value's type uses the generic `\(generic)`: the shim's `Future` needs it `Sendable`")
+            }
+            if case .notSendable(let culprit) = context.index.sendability(of: value, generics: generics) {
+                return leave("the value's type: `\(culprit)` is not Sendable, and the shim's `Future` needs it")
+            }
+        }
+        let valueType = value?.trimmedDescription
         for parameter in site.parameters.dropLast() {
             if case .notSendable(let culprit) = context.index.sendability(of: parameter.type, generics: generics) {
                 return leave("parameter `\(parameter.name)`: `\(culprit)` is not Sendable")
@@ -57,10 +68,51 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
             return leave(
                 "`\(SourceIndex.lastComponent(info.name))` is not Sendable: the shim's task cannot capture self")
         }
-        return .success(
-            FunctionRewrite(
-                decl: site.decl, site: site, file: file, line: site.line, completion: handler.name,
-                shape: entry.shape, valueType: valueType))
+        var rewrite = FunctionRewrite(
+            decl: site.decl, site: site, file: file, line: site.line, completion: handler.name,
+            shape: entry.shape, valueType: valueType)
+        rewrite.notes.append(
+            "the shim starts the async version in a task: the function's code, its first call included, now runs "
+                + "after the shim returns (two shim calls in a row may reach the API in either order)")
+        return .success(rewrite)
+    }
+
+    /// Why a method's async version could be reached where an override was before: it overrides,
+    /// is `open`, or is a method of a class that is not `final` (a subclass may override it).
+    static func overridable(_ decl: FunctionDeclSyntax) -> String? {
+        let modifiers = Set(decl.modifiers.map(\.name.text))
+        if modifiers.contains("override") {
+            return "overrides a superclass method: the superclass's own would be awaited through the async version"
+        }
+        if modifiers.contains("open") { return "`open`: other modules' overrides would be bypassed by the async version" }
+        if !modifiers.isDisjoint(with: ["final", "private", "fileprivate", "static"]) { return nil }
+        var node = decl.parent
+        while let current = node {
+            if let type = current.as(ClassDeclSyntax.self) {
+                let isFinal = type.modifiers.contains { $0.name.text == "final" }
+                return isFinal ? nil : "a method of a class that is not `final`: a subclass's override would be bypassed"
+            }
+            // Structs, enums, actors, protocols and extensions: nothing overrides their methods.
+            if current.is(MemberBlockSyntax.self), current.parent?.is(ClassDeclSyntax.self) != true { return nil }
+            node = current.parent
+        }
+        return nil
+    }
+
+    /// Why an Objective-C-visible method cannot get an async version beside its shim (they
+    /// would share one selector).
+    static func bridged(_ decl: FunctionDeclSyntax) -> String? {
+        let attributes = decl.attributes.compactMap { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription }
+        guard let objc = attributes.first(where: { ["objc", "IBAction", "NSManaged"].contains($0) }) else { return nil }
+        return "`@\(objc)`: the async version and the shim would have one Objective-C selector"
+    }
+
+    /// Why a `defer` keeps the function as it is: it ran when the function returned, before
+    /// the handler was called; in the async version it would run after the awaits.
+    static func deferred(_ decl: FunctionDeclSyntax) -> String? {
+        guard let body = decl.body, body.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.defer) })
+        else { return nil }
+        return "a `defer` ran when the function returned; in the async version it would run after the awaits"
     }
 
     static let examples: [CallExample] = [
@@ -226,5 +278,73 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
                 }
                 """,
             after: .leftAlone(.functionSignature, "returns `FakeTask`")),
+        CallExample(
+            "a method of a class that is not final: a subclass's override would be bypassed, left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    Titles(api: api).title { result in
+                        trace.delivered("\\(result)")
+                    }
+                }
+
+                class Titles: @unchecked Sendable {
+                    let api: FakeAPI
+
+                    init(api: FakeAPI) {
+                        self.api = api
+                    }
+
+                    func title(completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+                        api.load(id: 1) { result in
+                            completion(result)
+                        }
+                    }
+                }
+                """,
+            after: .leftAlone(.functionSignature, "not `final`")),
+        CallExample(
+            "a defer ran when the function returned: left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    title(api: api, trace: trace) { result in
+                        trace.delivered("\\(result)")
+                    }
+                }
+
+                func title(api: FakeAPI, trace: Trace, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+                    defer { trace.log("returned") }
+                    api.load(id: 1) { result in
+                        completion(result)
+                    }
+                }
+                """,
+            after: .leftAlone(.functionSignature, "`defer`")),
+        CallExample(
+            "a value that is not Sendable: the shim's Future could not carry it, left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    draft(api: api) { result in
+                        trace.delivered("\\(result)")
+                    }
+                }
+
+                final class Draft {
+                    var text = ""
+                }
+
+                func draft(api: FakeAPI, completion: @escaping @Sendable (Result<Draft, any Error>) -> Void) {
+                    api.load(id: 1) { result in
+                        switch result {
+                        case .success(let text):
+                            let draft = Draft()
+                            draft.text = text
+                            completion(.success(draft))
+                        case .failure(let error):
+                            completion(.failure(error))
+                        }
+                    }
+                }
+                """,
+            after: .leftAlone(.functionSignature, "`Draft` is not Sendable")),
     ]
 }
