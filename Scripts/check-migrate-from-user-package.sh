@@ -5,8 +5,8 @@
 # Makes a bare copy of this repository's HEAD named FutureBridge.git (as a package URL
 # would name it) and a user package that depends on it by URL, so that SwiftPM checks it
 # out under .build/checkouts/FutureBridge as it would from GitHub. The package has a
-# callback API and an async function that calls it. Then, from the user package, exactly
-# as documented:
+# callback API and an async function that calls it; it builds as it is. Then, from the user
+# package, exactly as documented:
 #   swift package resolve
 #   swift run --package-path .build/checkouts/FutureBridge/Tools/Migrate \
 #       --scratch-path .build/futurebridge-migrate futurebridge-migrate Sources/App --write
@@ -59,7 +59,9 @@ public final class Catalog: Sendable {
 SWIFT
 
 cat >"$package/Sources/App/Screen.swift" <<'SWIFT'
-/// Async code that still calls the callback API.
+import Dispatch
+
+/// Async code that still calls the callback API, and hops to the main queue for its state.
 @MainActor
 public final class Screen {
     let catalog = Catalog()
@@ -69,11 +71,13 @@ public final class Screen {
 
     public func refresh() async {
         catalog.title(of: 1) { result in
-            switch result {
-            case .success(let title):
-                self.text = title
-            case .failure:
-                self.text = "-"
+            DispatchQueue.main.async {
+                switch result {
+                case .success(let title):
+                    self.text = title
+                case .failure:
+                    self.text = "-"
+                }
             }
         }
     }
@@ -93,6 +97,7 @@ run() {
 }
 : >"$log"
 run swift package resolve
+run swift build -Xswiftc -warnings-as-errors  # the package as it is today compiles
 tool=(swift run --package-path .build/checkouts/FutureBridge/Tools/Migrate
     --scratch-path .build/futurebridge-migrate futurebridge-migrate)
 run "${tool[@]}" Sources/App --write

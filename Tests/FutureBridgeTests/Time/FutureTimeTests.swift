@@ -158,8 +158,13 @@ struct RetryTests {
         #expect(result.peek()?.value == 42)
     }
 
+    /// A million attempts at full size (`FUTUREBRIDGE_STRESS_DIVISOR=1`, as CI's stress and
+    /// release steps run it); a tenth by default, which a retry that recursed per attempt
+    /// would still overflow the stack with.
     @Test func aMillionImmediateRetriesDoNotGrowTheStack() {
-        let flaky = Flaky(failures: 999_999)
-        #expect(retry(attempts: 1_000_000) { flaky.run() }.peek()?.value == 42)
+        let attempts = stressIterations(1_000_000, atLeast: 100_000)
+        let flaky = Flaky(failures: attempts - 1)
+        #expect(retry(attempts: attempts) { flaky.run() }.peek()?.value == 42)
+        #expect(flaky.attempts.count == attempts)
     }
 }

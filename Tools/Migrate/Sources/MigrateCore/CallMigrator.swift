@@ -27,32 +27,47 @@ public struct CallMigrator: Sendable {
         let interfaces =
             symbolGraphs.map { Parser.parse(source: $0.interface) } + context.map { Parser.parse(source: $0.text) }
         let index = SourceIndex(files: parsed, interfaces: interfaces)
-        let counterparts = AsyncCounterparts(files: parsed + interfaces, index: index, options: options)
+        var counterparts = AsyncCounterparts(files: parsed + interfaces, index: index, options: options)
         let calls = CallSites(files: zip(inputs, parsed).map { ($0.path, $1) })
         let planner = CallSitePlanner(context: RuleContext(index: index, options: options, callSites: calls))
+        let sources = zip(inputs, parsed).filter { !Migrator.isGenerated($0.0.path) }.map { input, tree in
+            (input: input, tree: tree, writer: CallSiteWriter(source: input.text, tree: tree, path: input.path))
+        }
+        // The callback pyramids first, to a fixpoint: the calls that await them follow.
+        let decisions = FunctionPlanner(index: index, options: options).plan(sources, counterparts: &counterparts)
         var files: [EditedFile] = []
         var entries: [CallReportEntry] = []
-        for (input, tree) in zip(inputs, parsed) where !Migrator.isGenerated(input.path) {
-            let writer = CallSiteWriter(source: input.text, tree: tree, path: input.path)
+        for (input, tree, writer) in sources {
             let finder = CallFinder(viewMode: .sourceAccurate)
             finder.walk(tree)
-            var edits: [LineEdit] = []
-            for call in finder.calls {
+            let converted = decisions.filter { $0.entry.file == input.path && $0.edit != nil }
+            var edits = converted.compactMap(\.edit)
+            var fanOuts: [(entry: Int, rewrite: CallRewrite)] = []
+            // The calls inside a converted function are its async version's.
+            let replaced = converted.compactMap(\.rewrite?.decl).map { $0.position..<$0.endPosition }
+            for call in finder.calls where !replaced.contains(where: { $0.contains(call.node.position) }) {
                 let matches = counterparts.entries(
-                    name: call.name, argumentLabels: call.labels, trailingClosure: call.node.trailingClosure != nil)
+                    name: call.name, argumentLabels: call.labels,
+                    trailingClosure: StreamHandlers.hasOneTrailingClosure(call.node))
                 guard let entry = matches.first?.0 else { continue }
                 let line = writer.converter.location(for: call.node.positionAfterSkippingLeadingTrivia).line
                 var rewrite = CallRewrite(
                     call: call.node, file: input.path, line: line, context: CallContext(of: call.node, index: index),
                     matches: matches)
+                rewrite.fanOut = FanOut.enclosing(call.node)
                 rewrite.declaringOwners = counterparts.declaringOwners(
-                    name: call.name, argumentLabels: call.labels, trailingClosure: call.node.trailingClosure != nil)
+                    name: call.name, argumentLabels: call.labels,
+                    trailingClosure: StreamHandlers.hasOneTrailingClosure(call.node))
                 var outcome: CallOutcome
                 // A file that does not parse is never edited: the rewrite could lose what it misread.
                 let step = tree.hasError ? .leave(.syntaxErrors, "the file is not edited") : planner.plan(rewrite)
                 switch step {
                 case .leave(let reason, let detail):
                     outcome = .leftAlone(reason, detail)
+                case .proceed(let settled) where settled.fanOut != nil:
+                    // Written once every call of the fan-out is settled.
+                    fanOuts.append((entries.count, settled))
+                    outcome = .converted(notes: settled.notes)
                 case .proceed(let settled):
                     if let new = writer.edits(settled), !new.contains(where: { overlaps($0, edits) }) {
                         edits += new
@@ -64,6 +79,7 @@ public struct CallMigrator: Sendable {
                 entries.append(
                     CallReportEntry(file: input.path, line: line, function: entry.displayName, outcome: outcome))
             }
+            edits += writer.fanOutEdits(fanOuts, besides: edits, entries: &entries)
             if !edits.isEmpty {
                 files.append(
                     EditedFile(
@@ -71,7 +87,7 @@ public struct CallMigrator: Sendable {
                         diff: unifiedDiff(modifying: input.path, lines: writer.lines, edits: edits)))
             }
         }
-        return CallMigrationResult(files: files, entries: entries)
+        return CallMigrationResult(files: files, entries: entries, functions: decisions.map(\.entry))
     }
 }
 
@@ -95,7 +111,7 @@ private final class CallFinder: SyntaxVisitor {
             node.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
             ?? node.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
         if let name {
-            calls.append(Call(name: name, labels: node.arguments.map { $0.label?.text }, node: node))
+            calls.append(Call(name: name, labels: StreamHandlers.labels(of: node), node: node))
         }
         return .visitChildren
     }

@@ -14,6 +14,10 @@ struct CallsCommand: ParsableCommand {
             into `do { let value = try await … } catch { … }`. A call that cannot be shown to keep its \
             behaviour is left alone, and the report says why.
 
+            A function of the module whose body reaches its completion handler only through such calls (a \
+            callback pyramid) gets an async version, and its old signature becomes a shim over it, marked \
+            `@available(*, renamed:)`; its callers follow, to a fixpoint, and the report lists the chains.
+
             Without --write, prints the edits as a unified diff on standard output (`git apply -p0`); the \
             report goes to standard error.
             """
@@ -36,7 +40,10 @@ struct CallsCommand: ParsableCommand {
     var write = false
 
     @Flag(
-        help: "Print only each module's counts (call sites found, converted, left alone by reason, notes), no diff.")
+        help: """
+            Print only each module's counts (call sites found, converted, left alone by reason, notes; functions \
+            converted, shims, chains), no diff.
+            """)
     var summary = false
 
     mutating func run() throws {

@@ -9,6 +9,30 @@ import Dispatch
 import Foundation
 import FutureBridge
 
+/// Ends a stream form's stream when the library releases the handlers that feed it (no
+/// more values can come), throwing `AbandonedPromiseError` if a completion was due.
+private final class StreamEnd<Element: Sendable>: Sendable {
+    let continuation: AsyncThrowingStream<Element, any Error>.Continuation
+    private let abandoned: AbandonedPromiseError?
+
+    init(
+        _ continuation: AsyncThrowingStream<Element, any Error>.Continuation, abandoned: AbandonedPromiseError? = nil
+    ) {
+        self.continuation = continuation
+        self.abandoned = abandoned
+    }
+
+    deinit {
+        // The operation is over: ending the stream must not call back into the library.
+        continuation.onTermination = nil
+        if let abandoned {
+            continuation.finish(throwing: abandoned)
+        } else {
+            continuation.finish()
+        }
+    }
+}
+
 extension FakeAPI {
     /// Async form of `load(id:completion:)`.
     ///
@@ -103,5 +127,36 @@ extension FakeAPI {
         try await withPromise(of: Void.self) { promise in
             ping(completion: promise.resolve)
         }
+    }
+
+    /// Stream form of `events(id:onEvent:completion:)`: the values its handler receives, in order.
+    ///
+    /// Reports a job's events: `onEvent` with 1 and 2, then `completion` (with the error that ended the
+    /// job, if any: `.error` reports 1, then fails).
+    ///
+    /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task), when
+    /// the operation ends (`completion` is called: the loop then throws the error it receives, if any);
+    /// when the library releases the handlers without calling `completion`, the loop throws
+    /// `AbandonedPromiseError`. Then it calls `cancel()` on the `FakeTask` that
+    /// `events(id:onEvent:completion:)` returns, which stops the handler (not when `completion` or the
+    /// library's release ended it: the operation is over).
+    ///
+    /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
+    public func events(id: Int) -> AsyncThrowingStream<Int, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<Int, any Error>.makeStream()
+        let end = StreamEnd(continuation, abandoned: AbandonedPromiseError(fileID: #fileID, line: #line))
+        let handle = events(id: id) { value in
+            end.continuation.yield(value)
+        } completion: { error in
+            if let error {
+                end.continuation.finish(throwing: error)
+            } else {
+                end.continuation.finish()
+            }
+        }
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { handle.cancel() }
+        }
+        return stream
     }
 }

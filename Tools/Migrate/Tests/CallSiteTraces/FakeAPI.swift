@@ -14,7 +14,8 @@ public enum Outcome: String, Sendable, CaseIterable {
     case dropped
     /// Calls the handler with a value, and again when ``FakeAPI/release()`` is called.
     case twice
-    /// Waits for ``FakeAPI/release()`` before delivering a value (unless cancelled).
+    /// Waits for ``FakeAPI/release()`` before delivering a value (unless cancelled); the
+    /// calls made after the first deliver a value at once.
     case held
 }
 
@@ -23,10 +24,12 @@ public struct FakeError: Error {}
 
 /// The events of one run, each with where it ran (the main thread or another).
 public final class Trace: @unchecked Sendable {
-    // @unchecked: `events` and `kept` are only read and written while `lock` is held.
+    // @unchecked: `events`, `kept` and the deliveries are only read and written while `lock` is held.
     private let lock = NSLock()
     private var events: [String] = []
     private var kept: [AnyObject] = []
+    private var deliveryCount = 0
+    private var deliveryWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     public init() {}
 
@@ -42,6 +45,31 @@ public final class Trace: @unchecked Sendable {
     public func log(_ event: String) {
         let place = DispatchQueue.getSpecific(key: Self.place) ?? "other"
         lock.withLock { events.append("\(event) [\(place)]") }
+    }
+
+    /// Logs `event`, what a caller of a shim logs when its handler is called: a harness
+    /// waits for it with ``deliveries(_:)`` (the shim delivers from a task of its own).
+    public func delivered(_ event: String) {
+        log(event)
+        let ready = lock.withLock {
+            deliveryCount += 1
+            let ready = deliveryWaiters.filter { $0.count <= deliveryCount }
+            deliveryWaiters.removeAll { $0.count <= deliveryCount }
+            return ready
+        }
+        for waiter in ready { waiter.continuation.resume() }
+    }
+
+    /// Returns once `count` events have been logged with ``delivered(_:)``.
+    public func deliveries(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let ready = lock.withLock {
+                if deliveryCount >= count { return true }
+                deliveryWaiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
     }
 
     /// Logs the error's type (`failed FakeError`, `failed CancellationError`).
@@ -70,6 +98,7 @@ public final class FakeTask: @unchecked Sendable {
     // @unchecked: `cancelled` is only read and written while `lock` is held.
     private let lock = NSLock()
     private var cancelled = false
+    private var finished = false
     private let name: String
     private let trace: Trace
 
@@ -78,9 +107,18 @@ public final class FakeTask: @unchecked Sendable {
         self.trace = trace
     }
 
+    /// Cancels the operation; once it has finished, does nothing (as most handles do).
     public func cancel() {
-        lock.withLock { cancelled = true }
-        trace.log("api: \(name) cancelled")
+        let running = lock.withLock {
+            cancelled = true
+            return !finished
+        }
+        if running { trace.log("api: \(name) cancelled") }
+    }
+
+    /// The operation is over: a later `cancel()` does nothing.
+    func finish() {
+        lock.withLock { finished = true }
     }
 
     var isCancelled: Bool { lock.withLock { cancelled } }
@@ -94,7 +132,7 @@ public final class FakeAPI: @unchecked Sendable {
     private var held: [@Sendable () -> Void] = []
     private var calls = 0
     private var waiters: [CheckedContinuation<Void, Never>] = []
-    private let queue = DispatchQueue(label: "FakeAPI")
+    let queue = DispatchQueue(label: "FakeAPI")
     /// The handlers running on a callback queue passed in (`download`), which ``idle()`` waits for.
     private let callbacks = DispatchGroup()
     let outcome: Outcome
@@ -163,6 +201,23 @@ public final class FakeAPI: @unchecked Sendable {
         start("watch", task: nil) { _ in onChange(1) }
     }
 
+    /// Reports a job's events: `onEvent` with 1 and 2, then `completion` (with the error that
+    /// ended the job, if any: `.error` reports 1, then fails); cancelling the returned task
+    /// stops both, until the completion is called.
+    @discardableResult
+    public func events(
+        id: Int, onEvent: @escaping @Sendable (Int) -> Void, completion: @escaping @Sendable ((any Error)?) -> Void
+    ) -> FakeTask {
+        let task = FakeTask(name: "events(\(id))", trace: trace)
+        start("events(\(id))", task: task) { value in
+            onEvent(1)
+            if value != nil { onEvent(2) }
+            task.finish()
+            completion(value == nil ? FakeError() : nil)
+        }
+        return task
+    }
+
     /// Returns when a call has been made.
     public func called() async {
         await withCheckedContinuation { continuation in
@@ -181,15 +236,21 @@ public final class FakeAPI: @unchecked Sendable {
             defer { held = [] }
             return held
         }
-        for delivery in deliveries { queue.async(execute: delivery) }
+        // In one job: a delivery that calls the API again queues its call's delivery after them all.
+        queue.async { for delivery in deliveries { delivery() } }
     }
 
-    /// Returns when every delivery queued so far has run, and the handlers they queued on a
-    /// callback queue too.
+    /// Returns when every delivery queued so far has run, those that made calls (a handler
+    /// that calls the API again) have had theirs run too, and so have the handlers they queued
+    /// on a callback queue passed in.
     public func idle() async {
-        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
-        await withCheckedContinuation { continuation in
-            callbacks.notify(queue: .global()) { continuation.resume() }
+        while true {
+            let made = lock.withLock { calls }
+            await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+            await withCheckedContinuation { continuation in
+                callbacks.notify(queue: .global()) { continuation.resume() }
+            }
+            if lock.withLock({ calls }) == made { return }
         }
     }
 
@@ -219,14 +280,16 @@ public final class FakeAPI: @unchecked Sendable {
             trace.log("api: \(name) delivers again")
             deliver("v")
         }
-        let waiting = lock.withLock {
+        // `.held` holds the first call only: the calls a released delivery makes go on.
+        let (waiting, holds) = lock.withLock {
             calls += 1
-            if outcome == .held { held.append(delivery) }
+            let holds = outcome == .held && calls == 1
+            if holds { held.append(delivery) }
             if outcome == .twice { held.append(again) }
             defer { waiters = [] }
-            return waiters
+            return (waiters, holds)
         }
-        if outcome != .held { queue.async(execute: delivery) }
+        if !holds { queue.async(execute: delivery) }
         for waiter in waiting { waiter.resume() }
     }
 }

@@ -4,6 +4,7 @@
 
 import Dispatch
 import Foundation
+import FutureBridge
 
 public let callSitePrograms: [CallSiteProgram] = [
     CallSiteProgram(
@@ -18,6 +19,18 @@ public let callSitePrograms: [CallSiteProgram] = [
         name: "ExpectationTestRule: `fulfill()` on success, `XCTFail` otherwise: that path fails, before and after",
         before: { ExpectationTestRule3.Before().run(api: $0, trace: $1) },
         after: { _ = try? await ExpectationTestRule3.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "ContinuationCallRule: a continuation resumed by the handler: the call awaited in its place",
+        before: { await ContinuationCallRule1.Before().run(api: $0, trace: $1) },
+        after: { await ContinuationCallRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "ConfirmationTestRule: a test that confirms the handler awaits the call",
+        before: { await ConfirmationTestRule1.Before().run(api: $0, trace: $1) },
+        after: { await ConfirmationTestRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "ConfirmationTestRule: a comment and `expectedCount: 1`: the same confirmation",
+        before: { await ConfirmationTestRule2.Before().run(api: $0, trace: $1) },
+        after: { await ConfirmationTestRule2.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
         name: "AsyncContextRule: a call in a Task.detached body is rewritten (the task's closure is async)",
         before: { await AsyncContextRule1.Before().run(api: $0, trace: $1) },
@@ -38,6 +51,22 @@ public let callSitePrograms: [CallSiteProgram] = [
         name: "KeptHandleRule: a discarded handle: the awaiting task's cancellation cancels the operation",
         before: { await KeptHandleRule1.Before().run(api: $0, trace: $1) },
         after: { await KeptHandleRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "DispatchGroupRule: two calls, their values and errors kept in locals, the notify body last",
+        before: { await DispatchGroupRule1.Before().run(api: $0, trace: $1) },
+        after: { await DispatchGroupRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "DispatchGroupRule: `defer { group.leave() }` first: an early return in the handler still left the group",
+        before: { await DispatchGroupRule2.Before().run(api: $0, trace: $1) },
+        after: { await DispatchGroupRule2.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "DispatchGroupRule: `group.wait()`: the awaits take its place, the code after it stays after them",
+        before: { await DispatchGroupRule3.Before().run(api: $0, trace: $1) },
+        after: { await DispatchGroupRule3.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "DispatchGroupRule: a call made in a loop: a task group, each handler's code as its result comes",
+        before: { await DispatchGroupRule4.Before().run(api: $0, trace: $1) },
+        after: { await DispatchGroupRule4.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
         name: "StatementOrderRule: an early return, with the call last in an `if`: the return still ends the work",
         before: { await StatementOrderRule1.Before().run(api: $0, trace: $1) },
@@ -62,6 +91,14 @@ public let callSitePrograms: [CallSiteProgram] = [
         name: "WeakSelfRule: weak self with guard let self: kept alive, and said so",
         before: { await WeakSelfRule1.Before().run(api: $0, trace: $1) },
         after: { await WeakSelfRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "StreamCallRule: values in a loop; the completion's success code after it, its failure code in the catch",
+        before: { await StreamCallRule1.Before().run(api: $0, trace: $1) },
+        after: { await StreamCallRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "StreamCallRule: a `return` in the handler ends that value's code: `continue`",
+        before: { await StreamCallRule2.Before().run(api: $0, trace: $1) },
+        after: { await StreamCallRule2.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
         name: "ResultHandlerRule: switch over the result",
         before: { await ResultHandlerRule1.Before().run(api: $0, trace: $1) },
@@ -102,6 +139,38 @@ public let callSitePrograms: [CallSiteProgram] = [
         name: "ValueHandlerRule: nothing at all",
         before: { await ValueHandlerRule2.Before().run(api: $0, trace: $1) },
         after: { await ValueHandlerRule2.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "PyramidFunctionRule: a pyramid of two calls: two awaits; its async caller awaits it",
+        before: { await PyramidFunctionRule1.Before().run(api: $0, trace: $1) },
+        after: { await PyramidFunctionRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "PyramidFunctionRule: a method of a class: `self` in the shim, the handler's callout moved to it",
+        before: { PyramidFunctionRule2.Before().run(api: $0, trace: $1) },
+        after: { PyramidFunctionRule2.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
+        name: "CompletionPathRule: failure code that does more than pass the error on: a do/catch around the await",
+        before: { CompletionPathRule1.Before().run(api: $0, trace: $1) },
+        after: { CompletionPathRule1.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
+        name: "CompletionCallRule: `(T?, Error?)`: the value the code unwrapped is returned, the error thrown",
+        before: { CompletionCallRule1.Before().run(api: $0, trace: $1) },
+        after: { CompletionCallRule1.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
+        name: "CompletionCallRule: `(Error?)`: nil returns, the error caught is thrown",
+        before: { CompletionCallRule2.Before().run(api: $0, trace: $1) },
+        after: { CompletionCallRule2.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
+        name: "CompletionHopRule: the last hop to the main queue: dropped, and the shim delivers on the main queue",
+        before: { CompletionHopRule1.Before().run(api: $0, trace: $1) },
+        after: { CompletionHopRule1.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
+        name: "CompletionHopRule: an async caller: its code still runs on the main queue, as the handler did",
+        before: { await CompletionHopRule2.Before().run(api: $0, trace: $1) },
+        after: { await CompletionHopRule2.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "PropagationRule: a pyramid over another pyramid of the module: both converted, the chain awaited",
+        before: { await PropagationRule1.Before().run(api: $0, trace: $1) },
+        after: { await PropagationRule1.After().run(api: $0, trace: $1) }),
 ]
 
 enum ExpectationTestRule1 {
@@ -198,6 +267,87 @@ enum ExpectationTestRule3 {
                 trace.log("failed")
                 XCTFail()
             }
+        }
+    }
+}
+
+enum ContinuationCallRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            await withCheckedContinuation { continuation in
+                api.save("a") { error in
+                    if let error {
+                        trace.failed(error)
+                    } else {
+                        trace.log("saved")
+                    }
+                    continuation.resume()
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                try await api.save("a")
+                trace.log("saved")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+}
+
+enum ConfirmationTestRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            await confirmation { confirmed in
+                api.count { result in
+                    switch result {
+                    case .success(let count):
+                        trace.log("count \(count)")
+                    case .failure(let error):
+                        trace.failed(error)
+                    }
+                    confirmed()
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let count = try await api.count()
+                trace.log("count \(count)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+}
+
+enum ConfirmationTestRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            // Measure a text.
+            await confirmation("measured", expectedCount: 1) { confirmed in
+                api.measure("abc") { count in
+                    trace.log("count \(count)")
+                    confirmed()
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            // Measure a text.
+            do {
+                let count = try await api.measure("abc")
+                trace.log("count \(count)")
+            } catch {}
         }
     }
 }
@@ -329,6 +479,247 @@ enum KeptHandleRule1 {
                 trace.log("got \(value)")
             } catch {
                 trace.failed(error)
+            }
+        }
+    }
+}
+
+enum DispatchGroupRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            let group = DispatchGroup()
+            nonisolated(unsafe) var texts: [String] = []
+            nonisolated(unsafe) var failure: (any Error)?
+            group.enter()
+            api.load(id: 1) { result in
+                switch result {
+                case .success(let text):
+                    texts.append(text)
+                case .failure(let error):
+                    failure = error
+                }
+                group.leave()
+            }
+            group.enter()
+            api.load(id: 2) { result in
+                switch result {
+                case .success(let text):
+                    texts.append(text)
+                case .failure(let error):
+                    failure = error
+                }
+                group.leave()
+            }
+            // Report both, or the error.
+            group.notify(queue: .main) {
+                if let failure {
+                    trace.failed(failure)
+                } else {
+                    trace.log("got \(texts.joined(separator: " "))")
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            nonisolated(unsafe) var texts: [String] = []
+            nonisolated(unsafe) var failure: (any Error)?
+            async let load1 = api.load(id: 1)
+            async let load2 = api.load(id: 2)
+            do {
+                let text = try await load1
+                texts.append(text)
+            } catch {
+                failure = error
+            }
+            do {
+                let text = try await load2
+                texts.append(text)
+            } catch {
+                failure = error
+            }
+            // Report both, or the error.
+            await MainActor.run {
+                if let failure {
+                    trace.failed(failure)
+                } else {
+                    trace.log("got \(texts.joined(separator: " "))")
+                }
+            }
+        }
+    }
+}
+
+enum DispatchGroupRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            let group = DispatchGroup()
+            nonisolated(unsafe) var saved = 0
+            nonisolated(unsafe) var failures: [String] = []
+            for text in ["a", "b"] {
+                trace.log("saving \(text)")
+            }
+            group.enter()
+            api.save("a") { error in
+                defer { group.leave() }
+                if let error {
+                    failures.append("\(type(of: error))")
+                    return
+                }
+                saved += 1
+            }
+            group.enter()
+            api.fetch(id: 2) { text, error in
+                defer { group.leave() }
+                if let error {
+                    failures.append("\(type(of: error))")
+                    return
+                }
+                guard let text else { return }
+                saved += text.count
+            }
+            group.notify(queue: .main) {
+                trace.log("saved \(saved), failed: \(failures)")
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            nonisolated(unsafe) var saved = 0
+            nonisolated(unsafe) var failures: [String] = []
+            for text in ["a", "b"] {
+                trace.log("saving \(text)")
+            }
+            async let save1: Void = api.save("a")
+            async let fetch2 = api.fetch(id: 2)
+            do {
+                try await save1
+                saved += 1
+            } catch {
+                failures.append("\(type(of: error))")
+            }
+            do {
+                let text = try await fetch2
+                saved += text.count
+            } catch {
+                failures.append("\(type(of: error))")
+            }
+            await MainActor.run {
+                trace.log("saved \(saved), failed: \(failures)")
+            }
+        }
+    }
+}
+
+enum DispatchGroupRule3 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            let group = DispatchGroup()
+            nonisolated(unsafe) var total = 0
+            nonisolated(unsafe) var failed = false
+            group.enter()
+            api.measure("abc") { length in
+                total += length
+                group.leave()
+            }
+            group.enter()
+            api.count { result in
+                if case .success(let count) = result {
+                    total += count
+                } else {
+                    failed = true
+                }
+                group.leave()
+            }
+            // Both have answered.
+            group.wait()
+            trace.log(failed ? "failed" : "total \(total)")
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            nonisolated(unsafe) var total = 0
+            nonisolated(unsafe) var failed = false
+            async let measure1 = api.measure("abc")
+            async let count2 = api.count()
+            do {
+                let length = try await measure1
+                total += length
+            } catch {}
+            do {
+                let count = try await count2
+                total += count
+            } catch {
+                failed = true
+            }
+            // Both have answered.
+            trace.log(failed ? "failed" : "total \(total)")
+        }
+    }
+}
+
+enum DispatchGroupRule4 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            let group = DispatchGroup()
+            nonisolated(unsafe) var texts: [Int: String] = [:]
+            nonisolated(unsafe) var failure: (any Error)?
+            for id in [1, 2] {
+                group.enter()
+                api.load(id: id) { result in
+                    switch result {
+                    case .success(let text):
+                        texts[id] = text
+                    case .failure(let error):
+                        failure = error
+                    }
+                    group.leave()
+                }
+            }
+            group.notify(queue: .main) {
+                if let failure {
+                    trace.failed(failure)
+                } else {
+                    trace.log("got \(texts.sorted { $0.key < $1.key }.map(\.value))")
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            nonisolated(unsafe) var texts: [Int: String] = [:]
+            nonisolated(unsafe) var failure: (any Error)?
+            await withTaskGroup(of: (Int, Result<String, any Error>).self) { tasks in
+                let inputs = Array([1, 2])
+                for (position, id) in inputs.enumerated() {
+                    tasks.addTask {
+                        do {
+                            return (position, .success(try await api.load(id: id)))
+                        } catch {
+                            return (position, .failure(error))
+                        }
+                    }
+                }
+                for await (position, outcome) in tasks {
+                    let id = inputs[position]
+                    do {
+                        let text = try outcome.get()
+                        texts[id] = text
+                    } catch {
+                        failure = error
+                    }
+                }
+            }
+            await MainActor.run {
+                if let failure {
+                    trace.failed(failure)
+                } else {
+                    trace.log("got \(texts.sorted { $0.key < $1.key }.map(\.value))")
+                }
             }
         }
     }
@@ -545,6 +936,70 @@ enum WeakSelfRule1 {
             let model = Model(api: api, trace: trace)
             trace.keepAlive(model)
             await model.refresh()
+        }
+    }
+}
+
+enum StreamCallRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            // Report the job's events.
+            api.events(id: 1) { value in
+                trace.log("event \(value)")
+            } completion: { error in
+                if let error {
+                    trace.failed(error)
+                    return
+                }
+                trace.log("done")
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            // Report the job's events.
+            do {
+                for try await value in api.events(id: 1) {
+                    trace.log("event \(value)")
+                }
+                try Task.checkCancellation()
+                trace.log("done")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+}
+
+enum StreamCallRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            api.events(id: 2) { value in
+                guard value > 1 else { return }
+                trace.log("event \(value)")
+            } completion: { error in
+                if let error {
+                    trace.failed(error)
+                } else {
+                    trace.log("done")
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                for try await value in api.events(id: 2) {
+                    guard value > 1 else { continue }
+                    trace.log("event \(value)")
+                }
+                try Task.checkCancellation()
+                trace.log("done")
+            } catch {
+                trace.failed(error)
+            }
         }
     }
 }
@@ -794,6 +1249,438 @@ enum ValueHandlerRule2 {
                 try await api.ping()
                 trace.log("pong")
             } catch {}
+        }
+    }
+}
+
+enum PyramidFunctionRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            saveLoaded(api: api, id: 1) { result in
+                switch result {
+                case .success(let text):
+                    trace.log("saved \(text)")
+                case .failure(let error):
+                    trace.failed(error)
+                }
+            }
+        }
+
+        /// Loads a text and saves it.
+        func saveLoaded(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            api.load(id: id) { result in
+                switch result {
+                case .success(let text):
+                    // Saved as it came.
+                    api.save(text) { error in
+                        if let error {
+                            completion(.failure(error))
+                            return
+                        }
+                        completion(.success(text))
+                    }
+                case .failure(let error):
+                    completion(.failure(error))
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let text = try await saveLoaded(api: api, id: 1)
+                trace.log("saved \(text)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+
+        /// Loads a text and saves it.
+        func saveLoaded(api: FakeAPI, id: Int) async throws -> String {
+            let text = try await api.load(id: id)
+            // Saved as it came.
+            try await api.save(text)
+            return text
+        }
+
+        /// Completion-handler form of `saveLoaded(api:id:)`, for callers not migrated yet.
+        @available(*, renamed: "saveLoaded(api:id:)")
+        func saveLoaded(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            Future<String> { try await saveLoaded(api: api, id: id) }.deliver(on: .inline, to: completion)
+        }
+    }
+}
+
+enum PyramidFunctionRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            let loader = Loader(api: api)
+            trace.keepAlive(loader)
+            loader.title(of: 1) { result in
+                trace.delivered("title \(result)")
+            }
+        }
+
+        /// Loads titles.
+        final class Loader: Sendable {
+            let api: FakeAPI
+
+            init(api: FakeAPI) {
+                self.api = api
+            }
+
+            /// The title of `id`, saved.
+            ///
+            /// - Parameter completion: Called once, on the API's queue.
+            func title(
+                of id: Int,
+                completion: @escaping @Sendable (Result<String, any Error>) -> Void
+            ) {
+                // Load first.
+                api.load(id: id) { [weak self] result in
+                    guard let self else { return }
+                    switch result {
+                    case .success(let text):
+                        guard !text.isEmpty else {
+                            completion(.failure(FakeError()))
+                            return
+                        }
+                        self.api.save(text) { error in
+                            if let error {
+                                completion(.failure(error))
+                                return
+                            }
+                            completion(.success(text.uppercased()))
+                        }
+                    case .failure(let error):
+                        completion(.failure(error))
+                    }
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) {
+            let loader = Loader(api: api)
+            trace.keepAlive(loader)
+            loader.title(of: 1) { result in
+                trace.delivered("title \(result)")
+            }
+        }
+
+        /// Loads titles.
+        final class Loader: Sendable {
+            let api: FakeAPI
+
+            init(api: FakeAPI) {
+                self.api = api
+            }
+
+            /// The title of `id`, saved.
+            func title(of id: Int) async throws -> String {
+                // Load first.
+                let text = try await api.load(id: id)
+                guard !text.isEmpty else {
+                    throw FakeError()
+                }
+                try await self.api.save(text)
+                return text.uppercased()
+            }
+
+            /// Completion-handler form of `title(of:)`, for callers not migrated yet.
+            ///
+            /// - Parameter completion: Called once, on the API's queue.
+            @available(*, renamed: "title(of:)")
+            func title(of id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+                Future<String> { try await self.title(of: id) }.deliver(on: .inline, to: completion)
+            }
+        }
+    }
+}
+
+enum CompletionPathRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            report(api: api, trace: trace) { result in
+                trace.delivered("reported \(result)")
+            }
+        }
+
+        func report(api: FakeAPI, trace: Trace, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+            trace.log("reporting")
+            api.load(id: 3) { result in
+                switch result {
+                case .success(let text):
+                    completion(.success(text.count))
+                case .failure(let error):
+                    trace.failed(error)
+                    completion(.failure(error))
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) {
+            report(api: api, trace: trace) { result in
+                trace.delivered("reported \(result)")
+            }
+        }
+
+        func report(api: FakeAPI, trace: Trace) async throws -> Int {
+            trace.log("reporting")
+            do {
+                let text = try await api.load(id: 3)
+                return text.count
+            } catch {
+                trace.failed(error)
+                throw error
+            }
+        }
+
+        /// Completion-handler form of `report(api:trace:)`, for callers not migrated yet.
+        @available(*, renamed: "report(api:trace:)")
+        func report(api: FakeAPI, trace: Trace, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+            Future<Int> { try await report(api: api, trace: trace) }.deliver(on: .inline, to: completion)
+        }
+    }
+}
+
+enum CompletionCallRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            describe(api: api, id: 1) { text, error in
+                trace.delivered("described \(text ?? "-") \(error == nil)")
+            }
+        }
+
+        func describe(api: FakeAPI, id: Int, completion: @escaping @Sendable (String?, (any Error)?) -> Void) {
+            api.fetch(id: id) { text, error in
+                if let error {
+                    completion(nil, error)
+                    return
+                }
+                guard let text else {
+                    completion(nil, FakeError())
+                    return
+                }
+                completion(text, nil)
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) {
+            describe(api: api, id: 1) { text, error in
+                trace.delivered("described \(text ?? "-") \(error == nil)")
+            }
+        }
+
+        func describe(api: FakeAPI, id: Int) async throws -> String {
+            let text = try await api.fetch(id: id)
+            return text
+        }
+
+        /// Completion-handler form of `describe(api:id:)`, for callers not migrated yet.
+        @available(*, renamed: "describe(api:id:)")
+        func describe(api: FakeAPI, id: Int, completion: @escaping @Sendable (String?, (any Error)?) -> Void) {
+            Future<String> { try await describe(api: api, id: id) }.deliver(on: .inline, to: completion)
+        }
+    }
+}
+
+enum CompletionCallRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            store(api: api, text: "a") { error in
+                trace.delivered("stored \(error == nil)")
+            }
+        }
+
+        func store(api: FakeAPI, text: String, completion: @escaping @Sendable ((any Error)?) -> Void) {
+            api.save(text) { error in
+                if let error {
+                    completion(error)
+                    return
+                }
+                completion(nil)
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) {
+            store(api: api, text: "a") { error in
+                trace.delivered("stored \(error == nil)")
+            }
+        }
+
+        func store(api: FakeAPI, text: String) async throws {
+            try await api.save(text)
+        }
+
+        /// Completion-handler form of `store(api:text:)`, for callers not migrated yet.
+        @available(*, renamed: "store(api:text:)")
+        func store(api: FakeAPI, text: String, completion: @escaping @Sendable ((any Error)?) -> Void) {
+            Future<Void> { try await store(api: api, text: text) }.deliver(on: .inline, to: completion)
+        }
+    }
+}
+
+enum CompletionHopRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            loadTitle(api: api, id: 1) { result in
+                trace.delivered("title \(result)")
+            }
+        }
+
+        func loadTitle(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            api.load(id: id) { result in
+                switch result {
+                case .success(let text):
+                    DispatchQueue.main.async {
+                        completion(.success(text.uppercased()))
+                    }
+                case .failure(let error):
+                    DispatchQueue.main.async {
+                        completion(.failure(error))
+                    }
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) {
+            loadTitle(api: api, id: 1) { result in
+                trace.delivered("title \(result)")
+            }
+        }
+
+        func loadTitle(api: FakeAPI, id: Int) async throws -> String {
+            let text = try await api.load(id: id)
+            return text.uppercased()
+        }
+
+        /// Completion-handler form of `loadTitle(api:id:)`, for callers not migrated yet.
+        @available(*, renamed: "loadTitle(api:id:)")
+        func loadTitle(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            Future<String> { try await loadTitle(api: api, id: id) }.deliver(on: .main, to: completion)
+        }
+    }
+}
+
+enum CompletionHopRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            loadTitle(api: api, id: 2) { result in
+                switch result {
+                case .success(let title):
+                    trace.log("title \(title)")
+                case .failure(let error):
+                    trace.failed(error)
+                }
+            }
+        }
+
+        func loadTitle(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            api.load(id: id) { result in
+                DispatchQueue.main.async {
+                    completion(result)
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let title = try await loadTitle(api: api, id: 2)
+                await MainActor.run {
+                    trace.log("title \(title)")
+                }
+            } catch {
+                await MainActor.run {
+                    trace.failed(error)
+                }
+            }
+        }
+
+        func loadTitle(api: FakeAPI, id: Int) async throws -> String {
+            return try await api.load(id: id)
+        }
+
+        /// Completion-handler form of `loadTitle(api:id:)`, for callers not migrated yet.
+        @available(*, renamed: "loadTitle(api:id:)")
+        func loadTitle(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            Future<String> { try await loadTitle(api: api, id: id) }.deliver(on: .main, to: completion)
+        }
+    }
+}
+
+enum PropagationRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            measureLoaded(api: api, id: 4) { result in
+                switch result {
+                case .success(let count):
+                    trace.log("count \(count)")
+                case .failure(let error):
+                    trace.failed(error)
+                }
+            }
+        }
+
+        func measureLoaded(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+            loadText(api: api, id: id) { result in
+                switch result {
+                case .success(let text):
+                    completion(.success(text.count))
+                case .failure(let error):
+                    completion(.failure(error))
+                }
+            }
+        }
+
+        func loadText(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            api.load(id: id) { result in
+                completion(result)
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let count = try await measureLoaded(api: api, id: 4)
+                trace.log("count \(count)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+
+        func measureLoaded(api: FakeAPI, id: Int) async throws -> Int {
+            let text = try await loadText(api: api, id: id)
+            return text.count
+        }
+
+        /// Completion-handler form of `measureLoaded(api:id:)`, for callers not migrated yet.
+        @available(*, renamed: "measureLoaded(api:id:)")
+        func measureLoaded(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+            Future<Int> { try await measureLoaded(api: api, id: id) }.deliver(on: .inline, to: completion)
+        }
+
+        func loadText(api: FakeAPI, id: Int) async throws -> String {
+            return try await api.load(id: id)
+        }
+
+        /// Completion-handler form of `loadText(api:id:)`, for callers not migrated yet.
+        @available(*, renamed: "loadText(api:id:)")
+        func loadText(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+            Future<String> { try await loadText(api: api, id: id) }.deliver(on: .inline, to: completion)
         }
     }
 }

@@ -26,20 +26,24 @@ enum CallSiteFixtures {
         var registry: [String] = []
         var types: [String] = []
         var counts: [String: Int] = [:]
-        for (rule, example) in CallRuleCatalog.examples {
+        for (rule, example) in CallRuleCatalog.examples + FunctionRuleCatalog.examples {
             guard case .rewritten = example.after else { continue }
             counts[rule, default: 0] += 1
             let name = "\(rule)\(counts[rule]!)"
             let after = try rewrite(example.before).text
             // An XCTest-style program is synchronous before, `async throws` after.
-            let before = example.before.contains("trace: Trace) async") ? "await " : ""
-            let awaited = after.contains("trace: Trace) async throws") ? "_ = try? await " : "await "
+            let before = example.before.contains("func run(api: FakeAPI, trace: Trace) async") ? "await " : ""
+            let awaited =
+                after.contains("func run(api: FakeAPI, trace: Trace) async throws")
+                ? "_ = try? await " : after.contains("func run(api: FakeAPI, trace: Trace) async") ? "await " : ""
+            // A synchronous caller of a shim: the harness waits for its handler.
+            let shim = awaited.isEmpty && after.contains("trace.delivered(") ? ", waitsForShim: true" : ""
             registry.append(
                 """
                     CallSiteProgram(
                         name: "\(rule): \(example.name)",
                         before: { \(before)\(name).Before().run(api: $0, trace: $1) },
-                        after: { \(awaited)\(name).After().run(api: $0, trace: $1) }),
+                        after: { \(awaited)\(name).After().run(api: $0, trace: $1) }\(shim)),
                 """)
             types.append(
                 """
@@ -61,6 +65,7 @@ enum CallSiteFixtures {
 
             import Dispatch
             import Foundation
+            import FutureBridge
 
             public let callSitePrograms: [CallSiteProgram] = [
             \(registry.joined(separator: "\n"))
@@ -69,6 +74,32 @@ enum CallSiteFixtures {
             \(types.joined(separator: "\n\n"))
 
             """
+    }
+
+    /// What the tool made of an example (the first call's or function's outcome) is what it says.
+    static func check(
+        _ example: CallExample, text: String, result: CallMigrationResult, outcome: CallOutcome, _ description: String
+    ) {
+        switch example.after {
+        case .rewritten(let expected):
+            guard case .converted(let notes) = outcome else {
+                Issue.record("not converted: \(description)")
+                return
+            }
+            #expect(text == expected)
+            for note in example.notes {
+                #expect(notes.contains { $0.contains(note) }, "no note \(note) in \(notes)")
+            }
+            #expect(!text.contains("<#"))
+        case .leftAlone(let reason, let detail):
+            guard case .leftAlone(let actual, let actualDetail) = outcome else {
+                Issue.record("not left alone: \(description)")
+                return
+            }
+            #expect(actual == reason, "\(actualDetail)")
+            #expect(detail.isEmpty || actualDetail.contains(detail), "detail: \(actualDetail)")
+            #expect(result.files.isEmpty)
+        }
     }
 
     private static func indented(_ text: String, by count: Int) -> String {
@@ -94,26 +125,7 @@ struct CallSiteRuleTests {
     func example(_ example: CallExample) throws {
         let (text, result) = try CallSiteFixtures.rewrite(example.before)
         let entry = try #require(result.entries.first, "no call found")
-        switch example.after {
-        case .rewritten(let expected):
-            guard case .converted(let notes) = entry.outcome else {
-                Issue.record("not converted: \(entry.description)")
-                return
-            }
-            #expect(text == expected)
-            for note in example.notes {
-                #expect(notes.contains { $0.contains(note) }, "no note \(note) in \(notes)")
-            }
-            #expect(!text.contains("<#"))
-        case .leftAlone(let reason, let detail):
-            guard case .leftAlone(let actual, let actualDetail) = entry.outcome else {
-                Issue.record("not left alone: \(entry.description)")
-                return
-            }
-            #expect(actual == reason)
-            #expect(detail.isEmpty || actualDetail.contains(detail), "detail: \(actualDetail)")
-            #expect(result.files.isEmpty)
-        }
+        CallSiteFixtures.check(example, text: text, result: result, outcome: entry.outcome, entry.description)
     }
 
     @Test("The programs the trace tests run are the examples and the tool's output (checked in)")

@@ -24,49 +24,6 @@ struct GRDBTests {
         return (pool, directory)
     }
 
-    @Test("ValueObservation's stream form: every value in order; cancelling the consumer cancels the observation")
-    func observationStream() async throws {
-        let (pool, directory) = try await Self.makePool()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let observation = ValueObservation.tracking { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0
-        }.removeDuplicates()
-        let queue = DispatchQueue(label: "observation")
-        var counts = observation.start(in: pool, scheduling: .async(onQueue: queue)).makeAsyncIterator()
-        #expect(try await counts.next() == 0)
-        for name in ["Ann", "Bob", "Cid"] {
-            try await pool.writeWithoutTransaction { db in
-                try db.execute(sql: "INSERT INTO player (name) VALUES (?)", arguments: [name])
-            }
-            // Each committed insert is seen, in order (the next write waits for it).
-            #expect(try await counts.next() == (["Ann", "Bob", "Cid"].firstIndex(of: name)! + 1))
-        }
-
-        // The stream's end cancels the `AnyDatabaseCancellable`: GRDB stops observing (its
-        // `didCancel` event says so), and lets go of the observer (and of the continuation it kept).
-        let (values, valuesContinuation) = AsyncStream<Int>.makeStream()
-        let (cancels, cancelsContinuation) = AsyncStream<Void>.makeStream()
-        let observed = observation.handleEvents(didCancel: { cancelsContinuation.yield() })
-        let consumer = Task {
-            for try await count in observed.start(in: pool, scheduling: .async(onQueue: queue)) {
-                valuesContinuation.yield(count)
-            }
-        }
-        var seen = values.makeAsyncIterator()
-        #expect(await seen.next() == 3)
-        consumer.cancel()
-        try await consumer.value
-        // Only `handle.cancel()` in the stream's `onTermination` cancels the observation.
-        var cancelled = cancels.makeAsyncIterator()
-        #expect(await cancelled.next() != nil)
-        // A write after the cancellation reaches no one: the consumer's loop has ended.
-        try await pool.writeWithoutTransaction { db in
-            try db.execute(sql: "INSERT INTO player (name) VALUES ('Dan')")
-        }
-        valuesContinuation.finish()
-        #expect(await seen.next() == nil)
-    }
-
     @Test("Writes and reads through the protocol extensions' async forms")
     func writeAndRead() async throws {
         let (pool, directory) = try await Self.makePool()

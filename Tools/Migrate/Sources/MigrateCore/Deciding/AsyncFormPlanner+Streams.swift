@@ -14,8 +14,17 @@ extension AsyncFormPlanner {
         guard let element = shape.streamElement else {
             return .skipped(.eventHandler, reason + "; the \(shape.name) shape has no stream form")
         }
+        // An event that is not Sendable stays in the callback: the form takes what to make of
+        // it (`MappedStreamRule`), or there is none.
+        var mapped = false
         if case .notSendable(let culprit) = index.sendability(of: element, generics: Set(site.genericsInScope.keys)) {
-            return .skipped(.notSendable, "`\(culprit)` is not Sendable: a stream's values cross to the consuming task")
+            guard MappedStreamRule().decide((site, shape, passedBack), in: context) else {
+                return .skipped(
+                    .notSendable,
+                    "`\(culprit)` is not Sendable: a stream's values cross to the consuming task"
+                        + MappedStreamRule.advice(culprit))
+            }
+            mapped = true
         }
         guard let stop = stopper(site) else {
             return .skipped(
@@ -28,6 +37,11 @@ extension AsyncFormPlanner {
         case .failure(.isolated(let method, let isolation)):
             // The stream's end (`onTermination`) is `@Sendable` and runs on any thread.
             return .skipped(.eventHandler, reason + "; " + isolation.explained(method, from: "the stream's end"))
+        case .failure(.notSendable(let type, let method)):
+            return .skipped(
+                .eventHandler,
+                reason + "; `\(type)` is not Sendable, so the stream's end, which runs on any thread, cannot call its `"
+                    + method.name + "()`" + MappedStreamRule.needsSendable(type))
         case .failure:
             return .skipped(
                 .eventHandler,
@@ -44,7 +58,7 @@ extension AsyncFormPlanner {
             streamForm(
                 site, shape: shape, element: element, handler: handler, ending: ending, passedBack: passedBack,
                 kept: kept,
-                stop: stopper, finish: finish))
+                stop: stopper, finish: finish, mapped: mapped))
     }
 }
 

@@ -124,7 +124,8 @@ struct AsyncFormPlanner {
         // A plain form drops the handlers and the callback queues; a scoped form keeps every
         // parameter (its body replaces the handler). The API's own async form may have
         // either set of labels (the second: a scoped form this tool wrote before).
-        let plainKept = keptParameters(site, removing: handlers)
+        let optionalValues = ValuesAndCompletionRule.optionalValueHandlers(site, in: context)
+        let plainKept = keptParameters(site, removing: handlers).filter { !optionalValues.contains($0) }
         for kept in Set([plainKept, Array(parameters.indices)]) {
             if let existing = existingCounterpart(site, kept: kept) { return .skipped(.hasAsyncSibling, existing) }
         }
@@ -148,7 +149,9 @@ struct AsyncFormPlanner {
         return .generated(
             scoped
                 ? scopedForm(site, shape: shape, handler: last, closure: lastClosure)
-                : plainForm(site, shape: shape, handlers: handlers, kept: plainKept, sendsValue: sendsValue))
+                : plainForm(
+                    site, shape: shape, handlers: handlers, kept: plainKept, passingNil: optionalValues,
+                    sendsValue: sendsValue))
     }
 
     private func names(_ parameter: Parameter) -> [String] {

@@ -6,10 +6,41 @@ struct CallSitePlanner {
 
     private static var rules: [any CallRule] {
         [
-            ExpectationTestRule(), AsyncContextRule(), ReceiverTypeRule(), CounterpartCallRule(), KeptHandleRule(),
-            StatementOrderRule(), MainQueueHopRule(), WeakSelfRule(), ResultHandlerRule(), OptionalValueErrorRule(),
-            ErrorOnlyRule(), ValueHandlerRule(),
+            ExpectationTestRule(), ContinuationCallRule(), ConfirmationTestRule(), AsyncContextRule(),
+            ReceiverTypeRule(),
+            CounterpartCallRule(), KeptHandleRule(),
+            DispatchGroupRule(), StatementOrderRule(), MainQueueHopRule(), WeakSelfRule(), StreamCallRule(),
+            ResultHandlerRule(), OptionalValueErrorRule(), ErrorOnlyRule(), ValueHandlerRule(),
         ]
+    }
+
+    /// The rules for a call inside a function being converted (``CompletionPathRule``): its
+    /// place in the function and the function's hops are the function rules' to decide.
+    private static var innerRules: [any CallRule] {
+        [
+            ReceiverTypeRule(), CounterpartCallRule(), KeptHandleRule(), WeakSelfRule(), ResultHandlerRule(),
+            OptionalValueErrorRule(), ErrorOnlyRule(), ValueHandlerRule(),
+        ]
+    }
+
+    /// How a call inside a function being converted becomes an await, or why it cannot.
+    /// With `forwarding`, the handler passes what it receives to the function's own handler:
+    /// only the counterpart and the capture list are settled.
+    func planInner(_ rewrite: CallRewrite, forwarding: Bool = false) -> CallStep {
+        var current = rewrite
+        for rule in Self.innerRules.prefix(forwarding ? 4 : Self.innerRules.count) {
+            switch rule.decide(current, in: context) {
+            case .proceed(let next): current = next
+            case .leave(let reason, let detail): return .leave(reason, detail)
+            }
+        }
+        guard current.branches != nil || forwarding else {
+            return .leave(.handlerPattern, "the handler does not separate its success and failure code")
+        }
+        if current.hopsToMain {
+            return .leave(.callbackQueue, "the handler runs on the main queue, the function's code after it would not")
+        }
+        return .proceed(current)
     }
 
     func plan(_ rewrite: CallRewrite) -> CallStep {

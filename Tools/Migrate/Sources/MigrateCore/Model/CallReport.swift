@@ -16,6 +16,13 @@ public enum LeaveReason: String, CaseIterable, Sendable, Comparable {
     case failureType = "typed failure"
     case syntaxErrors = "file with syntax errors"
     case expectation = "test expectation"
+    case completionNeverCalled = "a path never calls the completion"
+    case completionTwice = "a path calls the completion twice"
+    case completionReordered = "code runs after the completion"
+    case completionEscapes = "completion not reached through convertible calls"
+    case functionSignature = "signature not convertible"
+    case calleeLeftAlone = "calls a function left alone"
+    case dispatchGroup = "DispatchGroup fan-out"
 
     public static func < (lhs: LeaveReason, rhs: LeaveReason) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -63,6 +70,14 @@ public struct EditedFile: Sendable, Equatable {
 public struct CallMigrationResult: Sendable {
     public var files: [EditedFile]
     public var entries: [CallReportEntry]
+    /// Every function of the module with a completion handler last, converted or not.
+    public var functions: [FunctionReportEntry] = []
+
+    public init(files: [EditedFile], entries: [CallReportEntry], functions: [FunctionReportEntry] = []) {
+        self.files = files
+        self.entries = entries
+        self.functions = functions
+    }
 
     public var convertedCount: Int {
         entries.filter { if case .converted = $0.outcome { true } else { false } }.count
@@ -70,7 +85,22 @@ public struct CallMigrationResult: Sendable {
 
     /// Every call, a blank line, then the summary.
     public func report(module: String? = nil) -> String {
-        entries.map { $0.description + "\n" }.joined() + "\n" + summary(module: module)
+        (functions.map(\.description) + entries.map(\.description)).map { $0 + "\n" }.joined() + "\n"
+            + summary(module: module)
+    }
+
+    /// The places, several to a line.
+    static func rows(_ places: [String], indent: String) -> [String] {
+        var lines: [String] = []
+        var row = ""
+        for place in places {
+            if !row.isEmpty, row.count + place.count > 100 {
+                lines.append(indent + row)
+                row = ""
+            }
+            row += (row.isEmpty ? "" : ", ") + place
+        }
+        return lines + [indent + row]
     }
 
     /// Call sites found, converted, left alone by reason (each with its file:line), and
@@ -92,17 +122,9 @@ public struct CallMigrationResult: Sendable {
         }
         for (reason, places) in left.sorted(by: { $0.key < $1.key }) {
             lines.append("  \(places.count)  \(reason.rawValue):")
-            // The places, several to a line.
-            var row = ""
-            for place in places {
-                if !row.isEmpty, row.count + place.count > 100 {
-                    lines.append("      " + row)
-                    row = ""
-                }
-                row += (row.isEmpty ? "" : ", ") + place
-            }
-            lines.append("      " + row)
+            lines += Self.rows(places, indent: "      ")
         }
+        lines += functionSummary()
         if !notes.isEmpty {
             lines.append("  behaviour notes:")
             lines += notes.map { "    " + $0 }

@@ -19,6 +19,9 @@ struct AsyncCounterparts {
             case stream
             /// A scoped form: the value may not leave the callback.
             case scoped
+            /// A function of the module this run converts to async (a callback pyramid),
+            /// its old signature kept as a shim.
+            case converted
         }
 
         var owner: String?
@@ -32,10 +35,18 @@ struct AsyncCounterparts {
         /// The counterpart's base name (another one with `renamed:`).
         var asyncName: String
         var kind: Kind
+        /// The "async sibling" the generator found is only an async function of the module
+        /// that calls this one (with a handler): a callback pyramid may still be converted.
+        var siblingIsCaller = false
         /// The function returns something (a handle): a call that keeps it cannot be rewritten.
         var returnsValue: Bool
         /// Whether the async counterpart cancels the operation when the awaiting task is cancelled.
         var cancels: Bool
+        /// The handler ran on the main queue (a converted function's last hop): the code that
+        /// follows the awaited call must run on the main actor.
+        var deliversOnMain = false
+        /// A generated stream form's handlers (nil for any other counterpart).
+        var stream: StreamHandlers? = nil
 
         var labels: [String?] { parameters.map(\.label) }
         var displayName: String { (owner.map { $0 + "." } ?? "") + selector(name, labels) }
@@ -79,6 +90,7 @@ struct AsyncCounterparts {
         var kind: Entry.Kind
         var cancels = false
         var asyncName = site.name
+        var siblingIsCaller = false
         switch plan {
         case .generated(let member):
             switch member.form?.kind {
@@ -98,6 +110,7 @@ struct AsyncCounterparts {
             {
                 kind = .scoped
             }
+            siblingIsCaller = detail.hasSuffix(" calls it")
             if let named = site.namedAsyncForm {
                 let base = String(named.prefix { $0 != "(" })
                 asyncName = base.split(separator: ".").last.map(String.init) ?? base
@@ -109,15 +122,29 @@ struct AsyncCounterparts {
         }
         let shape: HandlerShape
         if kind == .stream {
-            shape = .none
+            shape = siblingIsCaller ? ShapeRule().decide(closure, in: planner.context) ?? .none : .none
         } else {
             guard let decided = ShapeRule().decide(closure, in: planner.context) else { return nil }
             shape = decided
         }
-        return Entry(
+        var entry = Entry(
             owner: site.context.ownerName, name: site.name, parameters: parameters, handler: last, shape: shape,
             kept: planner.keptParameters(site, removing: [last]), asyncName: asyncName, kind: kind,
-            returnsValue: site.returnType != nil, cancels: cancels)
+            siblingIsCaller: siblingIsCaller, returnsValue: site.returnType != nil, cancels: cancels)
+        if kind == .stream, case .generated = plan { entry.stream = planner.streamHandlers(site) }
+        return entry
+    }
+
+    /// Marks the function `owner.name` with these parameters converted: its counterpart is
+    /// now a real async function of the module.
+    mutating func markConverted(owner: String?, name: String, labels: [String?], deliversOnMain: Bool) {
+        guard var list = entries[name] else { return }
+        for offset in list.indices where list[offset].owner == owner && list[offset].labels == labels {
+            list[offset].kind = .converted
+            list[offset].deliversOnMain = deliversOnMain
+            list[offset].cancels = true
+        }
+        entries[name] = list
     }
 
     /// The functions named `name` that a call with these argument labels reaches (the
@@ -159,7 +186,7 @@ struct AsyncCounterparts {
         var result: [Int] = []
         var parameter = 0
         for label in labels {
-            while parameter < parameters.count, parameters[parameter].label != label {
+            while parameter < parameters.count, !StreamHandlers.fills(label, parameters[parameter]) {
                 guard parameters[parameter].hasDefault else { return nil }
                 parameter += 1
             }

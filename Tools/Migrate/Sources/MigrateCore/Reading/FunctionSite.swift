@@ -204,6 +204,28 @@ struct FunctionSite {
         return nil
     }
 
+    /// The completion-handler function `@available(*, deprecated, renamed:)` names instead
+    /// (Cache's `existsObject(forKey:completion:)`, renamed `objectExists(forKey:completion:)`).
+    var renamedCallbackFunction: (name: String, labels: [String?])? {
+        for element in decl.attributes {
+            guard case .attribute(let attribute) = element, text(attribute.attributeName) == "available" else {
+                continue
+            }
+            let spelled = text(attribute)
+            guard spelled.contains("renamed:"), let open = spelled.firstIndex(of: "\""),
+                let close = spelled.lastIndex(of: "\""), open < close
+            else { continue }
+            let target = spelled[spelled.index(after: open)..<close]
+            guard let paren = target.firstIndex(of: "("), target.hasSuffix(":)") else { continue }
+            let labels = target[target.index(after: paren)..<target.index(before: target.endIndex)]
+                .split(separator: ":", omittingEmptySubsequences: false).dropLast()
+                .map { $0 == "_" ? nil : String($0) }
+            guard let handler = parameters.last?.label, labels.last == handler else { continue }
+            return (String(target[..<paren]), labels)
+        }
+        return nil
+    }
+
     // MARK: Generics
 
     /// The generic parameters in scope, with their constraints: the function's, the

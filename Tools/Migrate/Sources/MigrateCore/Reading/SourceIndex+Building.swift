@@ -27,6 +27,7 @@ extension SourceIndex {
                 guard case .attribute(let attribute) = element else { continue }
                 let name = text(attribute.attributeName)
                 if name == "globalActor" { info.isGlobalActor = true }
+                if name == "_spi" { info.spi = text(attribute) }
             }
             info.globalActor = globalActorAttribute(owner.attributes)
             if let clause = owner.genericParameters {
@@ -87,11 +88,18 @@ extension SourceIndex {
                 isolation: isolation, name: node.name.text, calls: node.body.map(CalledNames.names) ?? [],
                 parameters: parameters, access: Access(modifiers: node.modifiers) ?? .internal,
                 summary: documentationLines(node).prefix { !$0.trimmingCharacters().isEmpty }.joined(separator: " ")
-                    .lowercased())
+                    .lowercased(), returnType: returnType)
             functions[key, default: []].append(entry)
             functionsByOwner[owner, default: []].append(entry)
+            if entry.isAsync, parameters.isEmpty, !isStatic, !owner.isEmpty {
+                awaitableTypes.insert(Self.lastComponent(owner))
+            }
             functionsByName[owner + "|" + node.name.text, default: []].append(entry)
-            guard parameters.isEmpty, !isStatic, !owner.isEmpty else { return }
+            // A cancel method the generated files cannot call is none (PostgresNIO's internal
+            // `cancel()` beside the public `stop()`).
+            guard parameters.isEmpty, !isStatic, !owner.isEmpty,
+                Self.declaredAccess(node, context) >= lowestCallableAccess
+            else { return }
             let method = CancelMethod(name: node.name.text, returnsValue: entry.returnsValue, isolation: isolation)
             pendingNoArgumentMethods[owner, default: []].append(method)
             if let rank = CancelMethod.rank(method.name),
@@ -103,6 +111,11 @@ extension SourceIndex {
         walker.onVariable = { [self] node, context in
             guard let owner = context.ownerName else { return }
             for binding in node.bindings {
+                if case .accessors(let accessors) = binding.accessorBlock?.accessors,
+                    accessors.contains(where: { $0.effectSpecifiers?.asyncSpecifier != nil })
+                {
+                    awaitableTypes.insert(Self.lastComponent(owner))
+                }
                 guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
                 // A property whose type is inferred is known by name only: enough to see a clash.
                 pendingProperties[owner, default: [:]][name] = binding.typeAnnotation?.type
@@ -110,6 +123,13 @@ extension SourceIndex {
             }
         }
         walker.walk(file)
+    }
+
+    /// A member's access as declared: its modifier, or its extension's, or its protocol's.
+    static func declaredAccess(_ node: FunctionDeclSyntax, _ context: DeclContext) -> Access {
+        if let own = Access(modifiers: node.modifiers) { return own }
+        guard let owner = context.owner, owner.kind == .extension || owner.kind == .protocol else { return .internal }
+        return Access(modifiers: owner.modifiers) ?? .internal
     }
 
     /// `AsyncStream<T>`, `StreamOf<T>`, `some AsyncSequence<T, E>`: a type that streams values.
@@ -143,9 +163,11 @@ final class CalledNames: SyntaxVisitor {
     }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        if let reference = node.calledExpression.as(DeclReferenceExprSyntax.self) {
+        // `DecodableResponseSerializer<Value>(…)`: the type's name.
+        let called = node.calledExpression.as(GenericSpecializationExprSyntax.self)?.expression ?? node.calledExpression
+        if let reference = called.as(DeclReferenceExprSyntax.self) {
             names.insert(reference.baseName.text)
-        } else if let member = node.calledExpression.as(MemberAccessExprSyntax.self) {
+        } else if let member = called.as(MemberAccessExprSyntax.self) {
             names.insert(member.declName.baseName.text)
         }
         return .visitChildren

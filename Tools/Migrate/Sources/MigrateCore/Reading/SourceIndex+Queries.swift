@@ -152,6 +152,24 @@ extension SourceIndex {
         return seen
     }
 
+    /// Whether `entry` returns an `AsyncSequence`: a type named for one, or a type of the
+    /// sources that conforms to it (GRDB's `values(in:) -> AsyncValueObservation<Value>`).
+    func returnsAsyncSequence(_ entry: FunctionEntry) -> Bool {
+        guard !entry.returnsStream else { return true }
+        guard let spelled = entry.returnType else { return false }
+        return allConformances(of: Self.lastComponent(spelled)).contains("AsyncSequence")
+    }
+
+    /// Whether `entry`, declared by `owner`, offers its operation to `await`: it is async,
+    /// returns an `AsyncSequence`, or returns another type of the sources with an async member
+    /// (a task whose `value` is awaited; not a future's own combinators, `map` returning
+    /// the future's type).
+    func offersAsync(_ entry: FunctionEntry, owner: String) -> Bool {
+        guard !entry.isAsync, !returnsAsyncSequence(entry) else { return true }
+        guard let returned = entry.returnType.map(Self.lastComponent) else { return false }
+        return awaitableTypes.contains(returned) && returned != Self.lastComponent(owner)
+    }
+
     /// Every function declared under `owner`.
     func entries(owner: String) -> [FunctionEntry] {
         functionsByOwner[owner] ?? []

@@ -24,6 +24,9 @@ final class SourceIndex {
         /// The method that stops what an instance stands for (`cancel()`, `invalidate()`...).
         var cancelMethod: CancelMethod?
         var availability: [String] = []
+        /// `@_spi(Name)`: the type is not public API (code outside the module sees it only
+        /// through `@_spi(Name) import`).
+        var spi: String?
 
         init(name: String, kind: Owner.Kind) {
             self.name = name
@@ -61,6 +64,8 @@ final class SourceIndex {
         var access: Access = .internal
         /// The first paragraph of its documentation, lowercased.
         var summary = ""
+        /// The return type as written, if any.
+        var returnType: String?
     }
 
     /// What a method's declaration says about calling it synchronously from a closure that
@@ -149,6 +154,12 @@ final class SourceIndex {
     var pendingProperties: [String: [String: TypeSyntax?]] = [:]
     /// `--cancel-method`: by the type's simple name.
     var userCancelMethods: [String: CancelMethod] = [:]
+    /// Types with an `async` property or an `async` method without arguments (Alamofire's
+    /// `DataTask`, whose `value` is awaited): what a function returning one offers is awaited.
+    var awaitableTypes: Set<String> = []
+    /// The lowest access of a method the generated files can call (`public` with
+    /// `--public-only`, whose files are compiled outside the module).
+    var lowestCallableAccess: Access = .private
     /// `Owner|name` of every property.
     var propertyNames: [String: Bool] = [:]
 
@@ -157,7 +168,14 @@ final class SourceIndex {
     ///
     /// `cancelMethods` (`--cancel-method Type.method`) name a type's cancel method where
     /// its name does not say so.
-    init(files: [SourceFileSyntax], interfaces: [SourceFileSyntax] = [], cancelMethods: [String] = []) {
+    ///
+    /// `lowestCallableAccess`: a cancel method less visible than this is not one the
+    /// generated files can call (`public` with `--public-only`).
+    init(
+        files: [SourceFileSyntax], interfaces: [SourceFileSyntax] = [], cancelMethods: [String] = [],
+        lowestCallableAccess: Access = .private
+    ) {
+        self.lowestCallableAccess = lowestCallableAccess
         for file in files { add(file) }
         for interface in interfaces { add(interface, isInterface: true) }
         for (name, conformances) in extensionConformances {

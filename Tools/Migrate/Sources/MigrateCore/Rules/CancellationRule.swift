@@ -188,7 +188,22 @@ struct CancellationRule: Rule {
             function: "Sensor.startReading(onUpdatePerforming:)",
             after: .skipped(
                 .eventHandler, "`Sensor.stopReading()` is async, and the stream's end cannot await it")),
-
+        RuleExample(
+            "--public-only: an internal `cancel()` beside a public `stop()`: the form, compiled outside the module, calls `stop()`",
+            before: """
+                public final class ListenContext: Sendable {
+                    func cancel() {}
+                    public func stop() {}
+                }
+                public final class Connection: Sendable {
+                    public func addListener(
+                        channel: String, handler: @escaping @Sendable (ListenContext, Int) -> Void
+                    ) -> ListenContext { ListenContext() }
+                }
+                """,
+            function: "Connection.addListener(channel:handler:)",
+            after: .generated(["continuation.onTermination = { _ in handle.stop() }"], absent: ["handle.cancel()"]),
+            options: MigrationOptions(publicOnly: true)),
     ]
 }
 

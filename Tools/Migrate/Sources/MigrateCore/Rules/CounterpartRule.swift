@@ -21,20 +21,66 @@ struct CounterpartRule: Rule {
             returnsValue: false)
         var owners = index.selfAndSupertypes(site.context.ownerName)
         if site.isProtocolMember, let owner = site.context.ownerName { owners += index.conformingTypes(to: owner) }
+        // A deprecated function renamed to another callback function: that one's counterpart
+        // serves it too.
+        if let renamed = site.renamedCallbackFunction {
+            for owner in owners {
+                for entry in index.entries(owner: owner, name: renamed.name)
+                where index.offersAsync(entry, owner: owner)
+                    && Self.accepts(entry, labels: Array(renamed.labels.dropLast()))
+                {
+                    let prefix = owner.isEmpty ? "" : owner + "."
+                    return "`\(prefix)\(selector(renamed.name, entry.labels))\(entry.isAsync ? " async" : "")`, "
+                        + "the async form of `\(selector(renamed.name, renamed.labels))`, to which it is renamed"
+                }
+            }
+        }
         for owner in owners {
             let prefix = owner.isEmpty ? "" : owner + "."
             for entry in index.entries(owner: owner, name: site.name)
-            where (entry.isAsync || entry.returnsStream)
+            where index.offersAsync(entry, owner: owner)
                 && (Self.accepts(entry, labels: labels) || Self.sameLabels(entry, labels: labels)
                     || Self.accepts(form, labels: entry.labels))
             {
                 return "`\(prefix)\(selector(site.name, entry.labels))\(entry.isAsync ? " async" : "")`"
             }
+            // (A private or underscored helper is no API: Alamofire's `downloadTask(…)` behind its
+            // `serializing…` functions, NIO's `_map`.)
             for entry in index.entries(owner: owner)
-            where (entry.isAsync || entry.returnsStream) && entry.name != site.name && entry.calls.contains(site.name)
-                && entry.isStatic == site.isStatic
+            where index.offersAsync(entry, owner: owner) && entry.name != site.name && entry.isStatic == site.isStatic
+                && entry.access > .fileprivate && !entry.name.hasPrefix("_")
             {
-                return "`\(prefix)\(selector(entry.name, entry.labels))\(entry.isAsync ? " async" : "")` calls it"
+                let named = "`\(prefix)\(selector(entry.name, entry.labels))\(entry.isAsync ? " async" : "")`"
+                if entry.calls.contains(site.name) { return named + " calls it" }
+                if let through = Self.sameCall(entry, as: site, owners: owners, in: index) {
+                    return named + " makes the same call through `\(through)`"
+                }
+            }
+        }
+        return nil
+    }
+
+    /// `serializingData()` beside `responseData(queue:…:completionHandler:)`: the function
+    /// calls `response(…)` with what it builds (`DataResponseSerializer(…)`), and `entry`
+    /// passes the same to `serializingResponse(using:)`, which offers `response(…)` to await.
+    /// Returns the name of the function `entry` goes through.
+    static func sameCall(
+        _ entry: SourceIndex.FunctionEntry, as site: FunctionSite, owners: [String], in index: SourceIndex
+    ) -> String? {
+        let owner = site.context.ownerName ?? ""
+        guard
+            let calls = index.entries(owner: owner, name: site.name, labels: site.parameters.map(\.label)).first?.calls
+        else { return nil }
+        for called in calls {
+            let built = calls.subtracting([called, site.name])
+            guard !built.isEmpty, built.isSubset(of: entry.calls) else { continue }
+            for through in entry.calls.subtracting(calls.union([entry.name]))
+            where owners.contains(where: { owner in
+                index.entries(owner: owner, name: through).contains {
+                    index.offersAsync($0, owner: owner) && $0.calls.contains(called)
+                }
+            }) {
+                return through
             }
         }
         return nil
@@ -61,6 +107,65 @@ struct CounterpartRule: Rule {
     }
 
     static let examples: [RuleExample] = [
+        RuleExample(
+            "a deprecated function renamed to a callback function that has an async form: that form serves it",
+            before: """
+                public final class Storage: Sendable {
+                    @available(*, deprecated, renamed: "objectExists(forKey:completion:)")
+                    public func existsObject(forKey key: String, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {}
+                    public func objectExists(forKey key: String, completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {}
+                    public func objectExists(forKey key: String) async throws -> Bool { true }
+                }
+                """,
+            function: "Storage.existsObject(forKey:completion:)",
+            after: .skipped(.hasAsyncSibling, "`Storage.objectExists(forKey:) async`, the async form of")),
+        RuleExample(
+            "a task-returning function that passes the same serializer to the task form of the function's call is its counterpart",
+            before: """
+                public struct Failure: Error {}
+                public struct DataSerializer: Sendable { public init() {} }
+                public struct DataTask<Value: Sendable>: Sendable {
+                    public var value: Value { get async throws { fatalError() } }
+                }
+                public final class DataRequest: @unchecked Sendable {
+                    public func cancel() {}
+                    public func response(
+                        serializer: DataSerializer, completionHandler: @escaping @Sendable (Result<[UInt8], Failure>) -> Void
+                    ) -> Self { self }
+                    public func responseData(completionHandler: @escaping @Sendable (Result<[UInt8], Failure>) -> Void) -> Self {
+                        response(serializer: DataSerializer(), completionHandler: completionHandler)
+                    }
+                    public func serializingResponse(using serializer: DataSerializer) -> DataTask<[UInt8]> {
+                        _ = { response(serializer: serializer) { _ in } }
+                        fatalError()
+                    }
+                    public func serializingData() -> DataTask<[UInt8]> { serializingResponse(using: DataSerializer()) }
+                }
+                """,
+            function: "DataRequest.responseData(completionHandler:)",
+            after: .skipped(
+                .hasAsyncSibling, "`DataRequest.serializingData()` makes the same call through `serializingResponse`")),
+        RuleExample(
+            "a function returning a type of the sources that conforms to `AsyncSequence`, whose body calls the function, is its counterpart",
+            before: """
+                public final class Token: Sendable { public func cancel() {} }
+                public struct Values: AsyncSequence, Sendable {
+                    public typealias Element = Int
+                    public struct AsyncIterator: AsyncIteratorProtocol { public mutating func next() async throws -> Int? { nil } }
+                    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
+                }
+                public struct Observation: Sendable {
+                    public func start(
+                        onError: @escaping @Sendable (any Error) -> Void, onChange: @escaping @Sendable (Int) -> Void
+                    ) -> Token { Token() }
+                    public func values() -> Values {
+                        _ = { start(onError: { _ in }, onChange: { _ in }) }
+                        return Values()
+                    }
+                }
+                """,
+            function: "Observation.start(onError:onChange:)",
+            after: .skipped(.hasAsyncSibling, "`Observation.values()` calls it")),
         RuleExample(
             "a deprecation that renames the function to another callback API: the form does not point back to it",
             before: """

@@ -4,8 +4,10 @@ import SwiftSyntax
 /// progress handler) ends when the request ends: a finish event of the same object, a method
 /// of its type (or a superclass) whose one handler is called once when the request has
 /// finished (`response(queue:completionHandler:)`, `onFinish(_:)`, `whenFinished(_:)`), is
-/// registered beside the hook. Without one, the loop ends only when the library releases the
-/// handler or its consumer stops, and the form says so.
+/// registered beside the hook. When only subclasses declare one (Alamofire's base `Request`
+/// and `DataRequest.response(queue:completionHandler:)`), the form registers the one of the
+/// subclass the request is an instance of. Without one, the loop ends only when the library
+/// releases the handler or its consumer stops, and the form says so.
 struct FinishEventRule: Rule {
     static let summary =
         "A request object's stream form ends when the request finishes, through a finish handler its type declares."
@@ -17,6 +19,8 @@ struct FinishEventRule: Rule {
         var returnsValue: Bool
         /// How many parameters its handler takes.
         var handlerArity: Int
+        /// The subclass that declares it, when the hook's own type does not.
+        var subclass: String?
 
         var selector: String { name + "(" + parameters.map { ($0.label ?? "_") + ":" }.joined() + ")" }
     }
@@ -25,6 +29,8 @@ struct FinishEventRule: Rule {
         /// The function does not return its own object: not a request object's hook.
         case notARequest
         case finishes(FinishEvent)
+        /// Declared by subclasses only: one for each, by subclass name.
+        case finishesInSubclasses([FinishEvent])
         /// A request object's hook whose type declares no finish handler.
         case undetermined
     }
@@ -40,37 +46,62 @@ struct FinishEventRule: Rule {
         else { return .notARequest }
         let index = context.index
         let types = [owner] + index.allConformances(of: owner).filter { index.typeInfo($0)?.kind == .class }
+        if let own = Self.best(types.flatMap { events(declaredBy: $0, site: site, in: context) }) {
+            return .finishes(own)
+        }
+        // Subclasses of the sources, visible to the generated file, each with its own event.
         let lowest = context.options.publicOnly ? Access.public : .internal
-        var found: [FinishEvent] = []
-        for type in types {
-            for entry in index.entries(owner: type)
-            where entry.name != site.name && !entry.isStatic && !entry.isAsync && entry.access >= lowest
-                && entry.isolation.globalActor == nil
-            {
-                guard let last = entry.parameters.last, entry.parameters.dropLast().allSatisfy(\.hasDefault),
-                    let closure = ClosureType(last.type, aliases: index.alias), closure.returnsVoid
-                else { continue }
-                let names = ClosureName.words(entry.name)
-                // `finish(completion:)`, `end(_:)`: an action that ends the request, not an event.
-                guard let first = names.first, !Self.actions.contains(first) else { continue }
-                let summary = entry.summary
-                guard
-                    names.contains(where: Self.finishWords.contains)
-                        || ["has finished", "is finished", "finishes", "has completed", "completes"].contains(
-                            where: summary.contains)
-                else { continue }
-                found.append(
-                    FinishEvent(
-                        name: entry.name, parameters: entry.parameters, returnsValue: entry.returnsValue,
-                        handlerArity: closure.parameters.count))
+        let simple = SourceIndex.lastComponent(owner)
+        // The deepest first: a cast to a subclass's subclass is tried before the cast to its parent.
+        let subclasses = index.types.keys.sorted().filter { name in
+            guard let info = index.typeInfo(name), info.kind == .class, name != owner, info.access >= lowest else {
+                return false
+            }
+            return index.allConformances(of: name).contains(simple)
+        }.sorted { index.allConformances(of: $0).count > index.allConformances(of: $1).count }
+        let inSubclasses = subclasses.compactMap { subclass in
+            Self.best(events(declaredBy: subclass, site: site, in: context)).map { event in
+                var event = event
+                event.subclass = SourceIndex.lastComponent(subclass)
+                return event
             }
         }
-        guard
-            let best = found.min(by: {
-                ($0.parameters.count, $0.name.count, $0.name) < ($1.parameters.count, $1.name.count, $1.name)
-            })
-        else { return .undetermined }
-        return .finishes(best)
+        return inSubclasses.isEmpty ? .undetermined : .finishesInSubclasses(inSubclasses)
+    }
+
+    /// The finish handlers `type` itself declares.
+    private func events(declaredBy type: String, site: FunctionSite, in context: RuleContext) -> [FinishEvent] {
+        let lowest = context.options.publicOnly ? Access.public : .internal
+        var found: [FinishEvent] = []
+        for entry in context.index.entries(owner: type)
+        where entry.name != site.name && !entry.isStatic && !entry.isAsync && entry.access >= lowest
+            && entry.isolation.globalActor == nil
+        {
+            guard let last = entry.parameters.last, entry.parameters.dropLast().allSatisfy(\.hasDefault),
+                let closure = ClosureType(last.type, aliases: context.index.alias), closure.returnsVoid
+            else { continue }
+            let names = ClosureName.words(entry.name)
+            // `finish(completion:)`, `end(_:)`: an action that ends the request, not an event.
+            guard let first = names.first, !Self.actions.contains(first) else { continue }
+            let summary = entry.summary
+            guard
+                names.contains(where: Self.finishWords.contains)
+                    || ["has finished", "is finished", "finishes", "has completed", "completes"].contains(
+                        where: summary.contains)
+            else { continue }
+            found.append(
+                FinishEvent(
+                    name: entry.name, parameters: entry.parameters, returnsValue: entry.returnsValue,
+                    handlerArity: closure.parameters.count))
+        }
+        return found
+    }
+
+    /// The simplest: fewest parameters, then the shortest name.
+    private static func best(_ events: [FinishEvent]) -> FinishEvent? {
+        events.min {
+            ($0.parameters.count, $0.name.count, $0.name) < ($1.parameters.count, $1.name.count, $1.name)
+        }
     }
 
     static let examples: [RuleExample] = [
@@ -93,6 +124,32 @@ struct FinishEventRule: Rule {
                 "_ = handle.response(queue: queue2) { _ in",
                 "end.continuation.onTermination = nil",
                 "(`response(queue:completionHandler:)` is called; that end cancels nothing)",
+            ])),
+        RuleExample(
+            "a finish handler declared only by subclasses: the form registers the one of the request's class",
+            before: """
+                import Dispatch
+                open class Request: @unchecked Sendable {
+                    public func cancel() {}
+                    /// Calls `handler` with each redirect.
+                    public func onRedirect(on queue: DispatchQueue = .main, perform handler: @escaping @Sendable (String) -> Void) -> Self { self }
+                }
+                public final class DataRequest: Request, @unchecked Sendable {
+                    /// Adds a handler to be called once the request has finished.
+                    public func response(queue: DispatchQueue = .main, completionHandler: @escaping @Sendable (Int) -> Void) -> Self { self }
+                }
+                public final class DownloadRequest: Request, @unchecked Sendable {
+                    /// Adds a handler to be called once the download has finished.
+                    public func responseURL(queue: DispatchQueue = .main, completionHandler: @escaping @Sendable (String) -> Void) -> Self { self }
+                }
+                """,
+            function: "Request.onRedirect(on:perform:)",
+            after: .generated([
+                "if let request = handle as? DataRequest {",
+                "_ = request.response(queue: queue2) { _ in",
+                "} else if let request = handle as? DownloadRequest {",
+                "_ = request.responseURL(queue: queue2) { _ in",
+                "a request of another class ends only when the library releases the handler",
             ])),
         RuleExample(
             "a request whose type declares no finish handler (`finish(completion:)` is an action): the form says when its loop ends",

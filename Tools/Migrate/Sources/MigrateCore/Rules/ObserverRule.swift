@@ -1,7 +1,9 @@
 /// An observer registration: `addObserver(_ observer: O, closure: (O, Change) -> Void)`
 /// (the observer, held weakly by the library, and the observed object come back before
-/// the event). The stream yields the event alone; the form keeps the observer parameter,
-/// whose lifetime still bounds the observation.
+/// the event), or `addListener(channel:handler: (ListenContext, Notification) -> Void)
+/// -> ListenContext` (the token it returns comes back before the event). The stream yields
+/// the event alone; the form keeps the observer parameter, whose lifetime still bounds the
+/// observation.
 struct ObserverRule: Rule {
     static let summary =
         "An observer's handler gets the observer (and the observed object) back before the event: the stream yields the event."
@@ -12,13 +14,30 @@ struct ObserverRule: Rule {
         guard closure.parameters.count >= 2 else { return nil }
         let observers = Set(site.parameters.map { text($0.type) })
         let owner = site.context.ownerName.map(SourceIndex.lastComponent)
+        let token = site.returnType.flatMap(TypeText.simpleName)
         let leading = closure.parameters.dropLast()
         let passedBack = leading.allSatisfy { type in
             let spelled = text(type)
-            return observers.contains(spelled) || spelled == "Self"
-                || (owner != nil && TypeText.simpleName(type) == owner)
+            let name = TypeText.simpleName(type)
+            return observers.contains(spelled) || spelled == "Self" || (owner != nil && name == owner)
+                || (token != nil && name == token)
         }
         return passedBack ? leading.count : nil
+    }
+
+    /// A connection whose `addListener(channel:handler:)` passes back the token it returns,
+    /// with this notification type: the examples' source.
+    static func listener(notification: String) -> String {
+        """
+        public final class ListenContext: Sendable { public func stop() {} }
+        \(notification)
+        public final class Connection: Sendable {
+            @discardableResult
+            public func addListener(
+                channel: String, handler: @escaping @Sendable (ListenContext, Notification) -> Void
+            ) -> ListenContext { ListenContext() }
+        }
+        """
     }
 
     static let examples: [RuleExample] = [
@@ -40,6 +59,15 @@ struct ObserverRule: Rule {
                 "continuation.onTermination = { _ in handle.cancel() }",
             ])),
         RuleExample(
+            "the token the registration returns comes back before the event: the stream yields the event, and its end stops the token",
+            before: listener(notification: "public struct Notification: Sendable { public var payload: String }"),
+            function: "Connection.addListener(channel:handler:)",
+            after: .generated([
+                "public func addListener(channel: String) -> AsyncThrowingStream<Notification, any Error> {",
+                "let handle = addListener(channel: channel) { _, value in",
+                "continuation.onTermination = { _ in handle.stop() }",
+            ])),
+        RuleExample(
             "a token that is not Sendable cannot be cancelled from the stream's end: skipped with the reason",
             before: """
                 public final class ObservationToken { public func cancel() {} }
@@ -51,6 +79,9 @@ struct ObserverRule: Rule {
                 }
                 """,
             function: "Storage.addStorageObserver(_:closure:)",
-            after: .skipped(.eventHandler, "`ObservationToken` does not stop the handler from any thread")),
+            after: .skipped(
+                .eventHandler,
+                "`ObservationToken` is not Sendable, so the stream's end, which runs on any thread, cannot call its `cancel()`"
+            )),
     ]
 }

@@ -93,7 +93,7 @@ public enum RuleCatalog {
             CounterpartRule.self,
             CallClashRule.self, CaptureRule.self, CancellationRule.self, ValuesAndCompletionRule.self, ShapeRule.self,
             IsolationRule.self, FutureRule.self, ForeignFutureRule.self, DocumentationRule.self, SubscriptionRule.self,
-            FinishEventRule.self,
+            FinishEventRule.self, MappedStreamRule.self,
         ]
     }
 

@@ -66,7 +66,10 @@ struct SubscriptionRule: Rule {
         let closure = context.handlerType(site.parameters[receiver])
         for type in (closure?.parameters ?? []) + kept.map({ site.parameters[$0].type }) {
             if case .notSendable(let culprit) = index.sendability(of: type, generics: generics) {
-                return .skipped(.notSendable, "`\(culprit)` is not Sendable: it crosses to the consuming task")
+                return .skipped(
+                    .notSendable,
+                    "`\(culprit)` is not Sendable: it crosses to the consuming task"
+                        + MappedStreamRule.needsSendable(culprit))
             }
         }
         guard let owner = site.context.ownerName,

@@ -34,6 +34,20 @@ struct ValuesAndCompletionRule: Rule {
             reason: "`\(valueName)` delivers values until `\(completionName)` ends them")
     }
 
+    /// The optional handlers of values beside a completion that delivers the value
+    /// (`progress: ProgressBlock? = .none` before `completion: (Result<Response, E>) -> Void`):
+    /// the one-shot form of the completion passes `nil`, so that nothing is called back after
+    /// the wait has ended.
+    static func optionalValueHandlers(_ site: FunctionSite, in context: RuleContext) -> [Int] {
+        let last = site.parameters.count - 1
+        return site.parameters.indices.filter { offset in
+            let parameter = site.parameters[offset]
+            return offset < last && TypeText.optionalWrapped(parameter.type) != nil
+                && context.handlerType(parameter) != nil
+                && ClosureName.namesValues([parameter.label, parameter.name].compactMap { $0 })
+        }
+    }
+
     static let examples: [RuleExample] = [
         RuleExample(
             "a value handler and a terminal `(Error?)` completion: one stream, finished by the completion",
@@ -87,5 +101,22 @@ struct ValuesAndCompletionRule: Rule {
                 """,
             function: "Client.save(success:completion:)",
             after: .generated(["async throws"], absent: ["AsyncThrowingStream"])),
+        RuleExample(
+            "an optional progress handler beside a completion that delivers the value: the one-shot form passes nil",
+            before: """
+                public protocol Cancellable { func cancel() }
+                public typealias ProgressBlock = (_ progress: Double) -> Void
+                public final class Provider: Sendable {
+                    @discardableResult
+                    public func request(
+                        _ target: String, progress: ProgressBlock? = .none,
+                        completion: @escaping @Sendable (Result<Int, any Error>) -> Void
+                    ) -> any Cancellable { fatalError() }
+                }
+                """,
+            function: "Provider.request(_:progress:completion:)",
+            after: .generated(
+                ["func request(_ target: String) async throws -> Int {", "request(target, progress: nil, completion:"],
+                absent: ["AsyncThrowingStream", "progress: ProgressBlock"])),
     ]
 }

@@ -23,6 +23,11 @@ struct CallSiteWriter {
     /// The call's edit, and for a test waiting on an expectation (``ExpectationTest``) the
     /// method made `async throws` and the expectation's and the wait's lines removed.
     func edits(_ rewrite: CallRewrite) -> [LineEdit]? {
+        if let test = rewrite.confirmation {  // the call's code replaces the whole `confirmation { }`
+            var whole = rewrite
+            whole.statement = test.statement
+            return edit(whole).map { [$0] }
+        }
         guard let call = edit(rewrite) else { return nil }
         guard let test = rewrite.expectation else { return [call] }
         var result = [call]
@@ -61,6 +66,7 @@ struct CallSiteWriter {
     }
 
     func edit(_ rewrite: CallRewrite) -> LineEdit? {
+        if let stream = rewrite.stream { return edit(rewrite, stream: stream) }
         guard let statement = rewrite.statement, let branches = rewrite.branches, let entry = rewrite.entry else {
             return nil
         }
@@ -94,25 +100,27 @@ struct CallSiteWriter {
         result += [indent + "do {", indent + "    " + awaited]
         let captures = (rewrite.hopCaptures, rewrite.hopCopies)
         result += block(branches.success, indent: indent + "    ", hop: hop, captures: captures, dropping: dropped)
-        // `catch` binds `error` itself.
+        result += catchLines(branches, indent: indent, suffix: suffix, hop: hop, captures: captures, dropping: dropped)
+        return LineEdit(first: start.line - 1, last: end.line - 1, lines: result)
+    }
+
+    /// `} catch { failure }`, closing the `do` (`catch` binds `error` itself; a typed failure
+    /// in a test, `let error as Type`).
+    func catchLines(
+        _ branches: HandlerBranches, indent: String, suffix: String, hop: Bool,
+        captures: ([String], [(name: String, type: String)]) = ([], []), dropping: Set<Int> = []
+    ) -> [String] {
         var binding = branches.errorName.map { $0 == "error" ? "" : " let \($0)" } ?? ""
         if let type = branches.errorType { binding = " let \(branches.errorName ?? "error") as \(type)" }
-        let failure = block(
-            branches.failure, indent: indent + "    ", hop: hop, captures: captures, dropping: dropped)
-        if failure.isEmpty {
-            result.append(indent + "} catch\(binding) {}" + suffix)
-        } else {
-            result.append(indent + "} catch\(binding) {")
-            result += failure
-            result.append(indent + "}" + suffix)
-        }
-        return LineEdit(first: start.line - 1, last: end.line - 1, lines: result)
+        let failure = block(branches.failure, indent: indent + "    ", hop: hop, captures: captures, dropping: dropping)
+        if failure.isEmpty { return [indent + "} catch\(binding) {}" + suffix] }
+        return [indent + "} catch\(binding) {"] + failure + [indent + "}" + suffix]
     }
 
     /// The comments of the code that goes away (the call's line, `switch`, `case`, `if let
     /// error`...), to keep above the new code: those before the statement and those of the
     /// moved code stay where they are.
-    private func comments(in statement: CodeBlockItemSyntax, outside moved: [Range<Int>]) -> [String] {
+    func comments(in statement: CodeBlockItemSyntax, outside moved: [Range<Int>]) -> [String] {
         var result: [String] = []
         let tokens = Array(statement.tokens(viewMode: .sourceAccurate))
         for (offset, token) in tokens.enumerated() {
@@ -137,7 +145,7 @@ struct CallSiteWriter {
 
     /// `api.load(id: 1)`: the callee as written (renamed when the counterpart has another
     /// name), with the arguments the counterpart keeps.
-    private func callText(_ rewrite: CallRewrite, entry: AsyncCounterparts.Entry) -> String {
+    func callText(_ rewrite: CallRewrite, entry: AsyncCounterparts.Entry) -> String {
         var callee = rewrite.call.calledExpression.trimmedDescription
         if entry.asyncName != entry.name {
             if let member = rewrite.call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base {
@@ -154,14 +162,20 @@ struct CallSiteWriter {
         return callee + "(" + arguments.joined(separator: ", ") + ")"
     }
 
-    /// The statements' text at `indent` (inside `await MainActor.run { }` for a hop), without
-    /// the source lines `dropping` (0-based).
-    private func block(
+    /// The statements' text at `indent` (inside `await MainActor.run { }` for a hop, with the
+    /// `captures` it reads), without the source lines `dropping` (0-based), with the tokens at
+    /// `replacing` (byte offsets in the file) written as their new text.
+    func block(
         _ items: [CodeBlockItemSyntax], indent: String, hop: Bool,
-        captures: ([String], [(name: String, type: String)]), dropping: Set<Int>
+        captures: ([String], [(name: String, type: String)]) = ([], []), dropping: Set<Int> = [],
+        replacing: [(Range<Int>, String)] = []
     ) -> [String] {
         guard let first = items.first, let last = items.last else { return [] }
-        let bytes = source[first.position.utf8Offset..<last.endPosition.utf8Offset]
+        var bytes = Array(source[first.position.utf8Offset..<last.endPosition.utf8Offset])
+        for (range, new) in replacing.sorted(by: { $0.0.lowerBound > $1.0.lowerBound }) {
+            let offset = first.position.utf8Offset
+            bytes.replaceSubrange((range.lowerBound - offset)..<(range.upperBound - offset), with: Array(new.utf8))
+        }
         var text = String(decoding: bytes, as: UTF8.self)
         while let end = text.last, end.isWhitespace { text.removeLast() }
         var body = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

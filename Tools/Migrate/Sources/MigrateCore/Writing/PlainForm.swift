@@ -4,20 +4,23 @@ import SwiftSyntax
 extension AsyncFormPlanner {
 
     /// `sendsValue`: the value is not `Sendable` and is handed to the caller as `sending`
-    /// (`withPromise` then hands its body a `SendingPromise`).
+    /// (`withPromise` then hands its body a `SendingPromise`). `passingNil`: optional handlers
+    /// of values the form leaves out (it passes `nil`).
     func plainForm(
-        _ site: FunctionSite, shape: HandlerShape, handlers: [Int], kept: [Int], sendsValue: Bool
+        _ site: FunctionSite, shape: HandlerShape, handlers: [Int], kept: [Int], passingNil: [Int] = [],
+        sendsValue: Bool
     ) -> GeneratedMember {
         let promise = site.freshName("promise")
         var arguments: [String] = []
         var trailing: HandlerClosure?
         for (offset, parameter) in site.parameters.enumerated() {
             if !handlers.contains(offset) {
+                let label = parameter.label.map { "\($0): " } ?? ""
                 arguments.append(
                     kept.contains(offset)
                         ? parameter.argument
-                        : (parameter.label.map { "\($0): " } ?? "")
-                            + parameter.callbackQueueArgument(serialLabel: nil))
+                        : label
+                            + (passingNil.contains(offset) ? "nil" : parameter.callbackQueueArgument(serialLabel: nil)))
                 continue
             }
             if let closure = resolvingClosure(site, shape: shape, promise: promise) {

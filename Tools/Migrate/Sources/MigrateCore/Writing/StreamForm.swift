@@ -2,9 +2,12 @@ import SwiftSyntax
 
 /// The stream form: an `AsyncThrowingStream` of the handler's values.
 extension AsyncFormPlanner {
+    /// `mapped`: the values are not `Sendable`; the form takes a closure that makes a
+    /// `Sendable` value of each, in the callback (`MappedStreamRule`), and yields that.
     func streamForm(
         _ site: FunctionSite, shape: HandlerShape, element: TypeSyntax, handler: Int, ending: StreamEnding?,
-        passedBack: Int = 0, kept: [Int], stop: Stopper, finish: FinishEventRule.Verdict = .notARequest
+        passedBack: Int = 0, kept: [Int], stop: Stopper, finish: FinishEventRule.Verdict = .notARequest,
+        mapped: Bool = false
     ) -> GeneratedMember {
         let continuation = site.freshName("continuation")
         let stream = site.freshName("stream", avoiding: [continuation])
@@ -13,16 +16,20 @@ extension AsyncFormPlanner {
         // releases them.
         let end = site.freshName("end", avoiding: [continuation, stream, handle])
         let feed = end + ".continuation"
-        var closure = yieldingClosure(site, shape: shape, continuation: feed)
+        let transform = site.freshName("transform", avoiding: [continuation, stream, handle, end])
+        let output = site.genericsInScope.keys.contains("Output") ? "MappedOutput" : "Output"
+        var closure = yieldingClosure(site, shape: shape, continuation: feed, mapping: mapped ? transform : nil)
         closure.parameters.insert(contentsOf: Array(repeating: "_", count: passedBack), at: 0)
         var arguments: [String] = []
         // Made before the call: the error handler, when it comes before the values' handler;
         // the values' queue, when the request's finish event is to follow them.
         var prelude: [String] = []
         let optional = site.returnType.map { TypeText.optionalWrapped($0) != nil } ?? false
-        var finishEvent: FinishEventRule.FinishEvent?
-        if case .finishes(let event) = finish, !stop.onSelf, !stop.unchecked, !stop.resumes, !optional {
-            finishEvent = event
+        // The request's finish events: its own, or one for each subclass that declares one.
+        var finishEvents: [FinishEventRule.FinishEvent] = []
+        if !stop.onSelf, !stop.unchecked, !stop.resumes, !optional {
+            if case .finishes(let event) = finish { finishEvents = [event] }
+            if case .finishesInSubclasses(let events) = finish { finishEvents = events }
         }
         var queue: (name: String, type: String)?
         for (offset, parameter) in site.parameters.enumerated() where offset != handler {
@@ -44,7 +51,7 @@ extension AsyncFormPlanner {
                 continue
             }
             let serial = String(site.displayName.prefix { $0 != "(" })
-            if finishEvent != nil, queue == nil, !kept.contains(offset), let type = parameter.queueType {
+            if !finishEvents.isEmpty, queue == nil, !kept.contains(offset), let type = parameter.queueType {
                 let name = site.freshName("queue", avoiding: [continuation, stream, handle, end])
                 queue = (name, type)
                 prelude.append("let \(name) = " + parameter.callbackQueueArgument(serialLabel: serial))
@@ -69,11 +76,9 @@ extension AsyncFormPlanner {
             call.prefix = "let \(handle) = "
             callLines = call.lines(indent: site.memberIndent + 4)
         }
-        if let finishEvent {
-            callLines += finishLines(finishEvent, handle: handle, end: end, queue: queue, indent: site.memberIndent + 4)
-        }
+        callLines += finishLines(finishEvents, handle: handle, end: end, queue: queue, indent: site.memberIndent + 4)
         let chain = optional ? "?" : ""
-        let elementText = text(element)
+        let elementText = mapped ? output : text(element)
         // Made before the call, which may throw: a stream's builder closure cannot.
         var body = ["let (\(stream), \(continuation)) = AsyncThrowingStream<\(elementText), any Error>.makeStream()"]
         let completes = ending.map { if case .completion = $0.kind { true } else { false } } ?? false
@@ -81,7 +86,16 @@ extension AsyncFormPlanner {
             "let \(end) = StreamEnd(\(continuation)"
                 + (completes ? ", abandoned: AbandonedPromiseError(fileID: #fileID, line: #line))" : ")"))
         body += prelude + callLines
-        body.append("\(continuation).onTermination = { _ in \(stop.call(handle, chain: chain)) }")
+        if completes, !shape.carriesError {
+            // The stream finishes only when the operation is over (its completion, or the
+            // handlers released): only the consumer's stop (`.cancelled`) stops it.
+            body += [
+                "\(continuation).onTermination = { termination in",
+                "    if case .cancelled = termination { \(stop.call(handle, chain: chain)) }", "}",
+            ]
+        } else {
+            body.append("\(continuation).onTermination = { _ in \(stop.call(handle, chain: chain)) }")
+        }
         if stop.resumes { body.append("\(handle)\(chain).resume()  // URLSession tasks start suspended.") }
         body.append("return \(stream)")
 
@@ -91,8 +105,13 @@ extension AsyncFormPlanner {
             : stop.resumes
                 ? "cancels the `\(stop.typeName)` that `\(site.selectorText)` returns"
                 : "calls `\(stop.method)()` on the `\(stop.typeName)` that `\(site.selectorText)` returns"
-        let note = streamNote(
-            site, shape: shape, ending: ending, stops: stops, finish: finishEvent.map { .finishes($0) } ?? finish)
+        var note = streamNote(
+            site, shape: shape, ending: ending, stops: stops, finish: finish)
+        if mapped {
+            note +=
+                " `\(text(element))` is not Sendable, so it stays in the callback: `\(transform)` makes a Sendable"
+                + " value of each, on the thread the library calls back on, and the stream yields that."
+        }
         let removed = Set(
             site.parameters.indices.filter { !kept.contains($0) }.flatMap {
                 [site.parameters[$0].name, site.parameters[$0].label].compactMap { $0 }
@@ -110,17 +129,18 @@ extension AsyncFormPlanner {
             attributes: site.carriedAttributes,
             modifiers: modifiers(site, async: false),
             name: site.name,
-            genericParameters: genericParameters(site),
-            parameters: keptParameters.map(\.declaration),
+            genericParameters: genericParameters(site) + (mapped ? ["\(output): Sendable"] : []),
+            parameters: keptParameters.map(\.declaration)
+                + (mapped ? ["_ \(transform): @escaping @Sendable (\(text(element))) -> \(output)"] : []),
             effects: site.isThrowing ? "throws" : "",
             returnType: "AsyncThrowingStream<\(elementText), any Error>",
-            whereRequirements: whereRequirements(site) + site.sendableRequirements(for: [element]),
+            whereRequirements: whereRequirements(site) + site.sendableRequirements(for: mapped ? [] : [element]),
             body: body)
-        let memberKey = formKey(site, keptParameters)
+        let memberKey = formKey(site, keptParameters) + (mapped ? "+" + transform : "")
         return GeneratedMember(
             site: site, lines: declaration.lines(indent: site.memberIndent),
             signatureKey: ownerKey(site) + memberKey, memberKey: memberKey,
-            note: shape.name + ", stream" + finishReport(finishEvent.map { .finishes($0) } ?? finish) + "; ends by "
+            note: shape.name + ", stream" + finishReport(finish) + "; ends by "
                 + (stop.onSelf
                     ? "calling `\(stop.method)()`"
                     : (stop.method == "cancel" ? "cancelling" : "calling \(stop.method)() on") + " `\(stop.typeName)`"),
@@ -144,6 +164,12 @@ extension AsyncFormPlanner {
                 + (shape.carriesError ? ", or when a value reports an error, which the loop throws" : "")
         } else if case .finishes(let event) = finish {
             finishes = ", when the request finishes (`\(event.selector)` is called; that end cancels nothing)"
+        } else if case .finishesInSubclasses(let events) = finish {
+            let each = events.map { "`\($0.subclass ?? "").\($0.selector)` for a `\($0.subclass ?? "")`" }
+            finishes =
+                ", when the request finishes (" + each.joined(separator: ", ")
+                + " is called; that end cancels nothing; a request of another class ends only when the library "
+                + "releases the handler or its consumer stops)"
         } else if case .value = shape, ending == nil {
             finishes = ""
         } else {
@@ -161,16 +187,38 @@ extension AsyncFormPlanner {
                 } ?? "; it also ends when the library releases the handler, since no more values can come"
         }
         return "The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task)"
-            + finishes + ". Then it \(stops), which stops the handler."
+            + finishes + ". Then it \(stops), which stops the handler"
+            + (completion != nil && !shape.carriesError
+                ? " (not when `\(completion!)` or the library's release ended it: the operation is over)" : "") + "."
     }
 
     /// The registration of the request's finish event, which ends the stream (without
     /// cancelling the request, which is over). Its handler runs on the values' queue, or
-    /// hops to it, so that it comes after the values the library queued before it.
+    /// hops to it, so that it comes after the values the library queued before it. Events
+    /// of subclasses are registered on the request cast to each (`if let request = handle as? DataRequest`).
     func finishLines(
-        _ event: FinishEventRule.FinishEvent, handle: String, end: String, queue: (name: String, type: String)?,
-        indent: Int
+        _ events: [FinishEventRule.FinishEvent], handle: String, end: String,
+        queue: (name: String, type: String)?, indent: Int
     ) -> [String] {
+        guard !events.isEmpty else { return [] }
+        var lines = ["// The request's end ends the stream."]
+        let request = handle == "request" ? "request2" : "request"
+        for (offset, event) in events.enumerated() {
+            guard let subclass = event.subclass else {
+                return lines + finishCall(event, on: handle, end: end, queue: queue).lines(indent: indent)
+            }
+            // (Body lines are relative: `indent` only measures them against the line limit.)
+            lines.append((offset == 0 ? "" : "} else ") + "if let \(request) = \(handle) as? \(subclass) {")
+            lines += finishCall(event, on: request, end: end, queue: queue).lines(indent: indent + 4).map {
+                "    " + $0
+            }
+        }
+        return lines + ["}"]
+    }
+
+    private func finishCall(
+        _ event: FinishEventRule.FinishEvent, on handle: String, end: String, queue: (name: String, type: String)?
+    ) -> CallText {
         var arguments: [String] = []
         var passesQueue = false
         for parameter in event.parameters.dropLast() where parameter.isCallbackQueue {
@@ -189,10 +237,9 @@ extension AsyncFormPlanner {
                 + body.map { "    " + $0 } + ["}"]
         }
         let closure = HandlerClosure(parameters: Array(repeating: "_", count: event.handlerArity), body: body)
-        let call = CallText(
+        return CallText(
             prefix: event.returnsValue ? "_ = " : "", callee: handle + "." + event.name, arguments: arguments,
             trailing: closure)
-        return ["// The request's end ends the stream."] + call.lines(indent: indent)
     }
 
     /// What the report says of a request object's stream.
@@ -200,12 +247,18 @@ extension AsyncFormPlanner {
         switch finish {
         case .notARequest: ""
         case .finishes(let event): "; ends with the request (`\(event.selector)`)"
+        case .finishesInSubclasses(let events):
+            "; ends with the request ("
+                + events.map { "`\($0.subclass ?? "").\($0.selector)`" }.joined(separator: ", ") + ")"
         case .undetermined: "; no finish event declared: ends only when the handler is released or the consumer stops"
         }
     }
 
     /// The handler that feeds the stream: values are yielded, an error finishes it.
-    func yieldingClosure(_ site: FunctionSite, shape: HandlerShape, continuation: String) -> HandlerClosure {
+    /// `mapping`: the closure each value goes through first.
+    func yieldingClosure(
+        _ site: FunctionSite, shape: HandlerShape, continuation: String, mapping: String? = nil
+    ) -> HandlerClosure {
         // (A stream's handler may be called on any thread: the continuation is Sendable.)
         let value = site.freshName("value", avoiding: [continuation])
         switch shape {
@@ -239,7 +292,8 @@ extension AsyncFormPlanner {
                     "}",
                 ])
         default:
-            return HandlerClosure(parameters: [value], body: ["\(continuation).yield(\(value))"])
+            let yielded = mapping.map { "\($0)(\(value))" } ?? value
+            return HandlerClosure(parameters: [value], body: ["\(continuation).yield(\(yielded))"])
         }
     }
 }

@@ -15,6 +15,8 @@ struct CallRewrite {
     var declaringOwners: [String?] = []
     /// Settled by ``ExpectationTestRule``: the test method's expectation, whose lines go.
     var expectation: ExpectationTest?
+    /// Settled by ``ConfirmationTestRule``: the test's `confirmation { }`, which the call's code replaces.
+    var confirmation: ConfirmationTest?
 
     /// Settled by ``CounterpartCallRule``: the function called and its counterpart...
     var entry: AsyncCounterparts.Entry?
@@ -37,10 +39,18 @@ struct CallRewrite {
     var branches: HandlerBranches?
     /// What changes in behaviour, for the report.
     var notes: [String] = []
+    /// Settled by ``StreamCallRule``: a multi-shot handler that becomes `for try await`.
+    var stream: StreamCall?
+    /// Set before planning for a call after `group.enter()` (``DispatchGroupRule``).
+    var fanOut: FanOut?
 
     /// The handler's parameter names (`_` for an unnamed one); nil for `$0`.
     var parameterNames: [String]? {
-        guard let handler else { return nil }
+        handler.flatMap(Self.parameterNames(of:))
+    }
+
+    /// A closure's parameter names (`_` for an unnamed one); nil for `$0`.
+    static func parameterNames(of handler: ClosureExprSyntax) -> [String]? {
         guard let clause = handler.signature?.parameterClause else {
             // No names: none are used, unless as `$0`.
             let anonymous = handler.statements.tokens(viewMode: .sourceAccurate).contains {
@@ -91,8 +101,9 @@ public protocol DocumentedCallRule {
 /// The programs call the fake API of the tests (`Tests/CallSiteTraces/FakeAPI.swift`):
 /// `load(id:completion:)` (a `Result` handler, returns a cancellable `FakeTask`),
 /// `fetch(id:completion:)` (`(String?, Error?)`), `save(_:completion:)` (`(Error?)`),
-/// `count(completion:)` (renamed to its own async `count()`) and `watch(onChange:)`
-/// (multi-shot). Each program is a type with `func run(api:trace:) async`; the tests
+/// `count(completion:)` (renamed to its own async `count()`), `watch(onChange:)`
+/// (multi-shot, no stream form) and `events(id:onEvent:completion:)` (multi-shot, with a
+/// stream form). Each program is a type with `func run(api:trace:) async`; the tests
 /// compile the before and after programs and run them through the same outcomes.
 public struct CallExample: Sendable, CustomStringConvertible {
     public enum Expectation: Sendable {
@@ -122,9 +133,12 @@ public struct CallExample: Sendable, CustomStringConvertible {
 public enum CallRuleCatalog {
     public static var all: [any DocumentedCallRule.Type] {
         [
-            ExpectationTestRule.self, AsyncContextRule.self, ReceiverTypeRule.self, CounterpartCallRule.self,
-            KeptHandleRule.self, StatementOrderRule.self, MainQueueHopRule.self, WeakSelfRule.self,
-            ResultHandlerRule.self, OptionalValueErrorRule.self, ErrorOnlyRule.self, ValueHandlerRule.self,
+            ExpectationTestRule.self, ContinuationCallRule.self, ConfirmationTestRule.self, AsyncContextRule.self,
+            ReceiverTypeRule.self,
+            CounterpartCallRule.self,
+            KeptHandleRule.self, DispatchGroupRule.self, StatementOrderRule.self, MainQueueHopRule.self,
+            WeakSelfRule.self, StreamCallRule.self, ResultHandlerRule.self, OptionalValueErrorRule.self,
+            ErrorOnlyRule.self, ValueHandlerRule.self,
         ]
     }
 

@@ -17,12 +17,14 @@ struct CounterpartCallRule: CallRule {
         }
         switch entry.kind {
         case .stream:
-            return .leave(.multiShot, "`\(entry.displayName)` calls its handler many times")
+            return StreamCallRule.settle(rewrite, entry: entry, parameters: parameters, in: context)
         case .scoped:
             return .leave(.scoped, "`\(entry.displayName)` has a scoped form: its value stays in the callback")
-        case .generated, .library:
+        case .generated, .library, .converted:
             break
         }
+        // A converted function delivered on the main queue: so must the code after its await.
+        if entry.deliversOnMain { rewrite.hopsToMain = true }
         let arguments = Array(rewrite.call.arguments)
         let handler: ClosureExprSyntax?
         if let trailing = rewrite.call.trailingClosure, rewrite.call.additionalTrailingClosures.isEmpty {
@@ -69,9 +71,12 @@ struct CounterpartCallRule: CallRule {
         rewrite.entry = entry
         rewrite.argumentParameters = parameters
         rewrite.handler = handler
-        // A test's `fulfill()` goes with the expectation (``ExpectationTestRule``).
+        // A test's `fulfill()` or `confirmed()` goes with the expectation (``ExpectationTestRule``,
+        // ``ConfirmationTestRule``).
         let fulfills = Set(rewrite.expectation?.fulfills.map(\.id) ?? [])
-        rewrite.body = Array(handler.statements).filter { !fulfills.contains($0.id) }
+        rewrite.body = Array(handler.statements).filter {
+            !fulfills.contains($0.id) && $0.id != rewrite.confirmation?.confirmed.id
+        }
         return .proceed(rewrite)
     }
 

@@ -96,6 +96,16 @@ struct ExpectationTestRule: CallRule {
         }
     }
 
+    /// A `return` of the handler itself (not of a closure in it).
+    static func returns(in handler: ClosureExprSyntax) -> Bool {
+        handler.statements.tokens(viewMode: .sourceAccurate).contains { token in
+            guard token.tokenKind == .keyword(.return) else { return false }
+            var node = token.parent
+            while let current = node, !current.is(ClosureExprSyntax.self) { node = current.parent }
+            return node?.id == handler.id
+        }
+    }
+
     static let examples: [CallExample] = [
         CallExample(
             "a test that waits for the handler becomes async throws",

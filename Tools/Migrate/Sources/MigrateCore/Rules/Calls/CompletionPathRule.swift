@@ -1,0 +1,377 @@
+import SwiftSyntax
+
+/// Every path through the function reaches its completion handler exactly once, last, and
+/// only through calls that become awaits: the async version is the same code with each call
+/// awaited and each call of the handler a `return` or a `throw`
+/// (``CompletionCallRule``). A path that never calls the handler, calls it twice, or calls
+/// it before other code runs leaves the function alone, with the line.
+struct CompletionPathRule: DocumentedFunctionRule {
+    static let summary =
+        "Each path of the function reaches its completion handler once, as its last action, directly or in the "
+        + "handler of a call that has an async counterpart (itself last): the calls become awaits, the handler's "
+        + "calls `return` or `throw`. A path that never calls it, calls it twice, or runs code after it is reported "
+        + "with its line and the function left alone."
+
+    /// What the walk needs: the file's text, the counterparts, and the call rules.
+    struct Walk {
+        let writer: CallSiteWriter
+        let counterparts: AsyncCounterparts
+        let planner: CallSitePlanner
+        let index: SourceIndex
+        /// Whether a function of the module the call reaches is settled: nil when converted
+        /// (or not of the module), else why the call cannot be awaited yet.
+        let pending: (AsyncCounterparts.Entry) -> FunctionLeave?
+        var function: FunctionRewrite
+        /// The code after the block being walked calls the handler too.
+        var laterUses = false
+
+        func line(_ node: some SyntaxProtocol) -> Int {
+            writer.converter.location(for: node.positionAfterSkippingLeadingTrivia).line
+        }
+
+        private func fail(_ reason: LeaveReason, _ node: some SyntaxProtocol, _ detail: String) -> FunctionLeave {
+            FunctionLeave(reason: reason, line: line(node), detail: detail)
+        }
+
+        private func uses(_ items: [some SyntaxProtocol]) -> Bool {
+            CallRewrite.uses(function.completion, in: items)
+        }
+
+        /// The lines of `items`, a path of the function: `tail` when reaching its end ends the
+        /// function, `atEnd` when nothing follows it in the text.
+        mutating func path(
+            _ items: [CodeBlockItemSyntax], indent: String, tail: Bool, atEnd: Bool, bound: Set<String>
+        ) throws(FunctionLeave) -> [String] {
+            var lines: [String] = []
+            var bound = bound
+            for (offset, item) in items.enumerated() {
+                let rest = Array(items[(offset + 1)...])
+                let isLast = rest.isEmpty
+                if let call = completionCall(item) ?? hop(item) {
+                    lines += try completion(
+                        call, item: item, rest: rest, indent: indent, tail: tail, atEnd: atEnd,
+                        bound: bound)
+                    return lines
+                }
+                if let statement = item.item.as(ReturnStmtSyntax.self) {
+                    throw fail(.completionNeverCalled, statement, "`return` before calling `\(function.completion)`")
+                }
+                if !uses([item]) {
+                    if let exit = ReturnFinder.first(in: item) {
+                        throw fail(.completionNeverCalled, exit, "`return` before calling `\(function.completion)`")
+                    }
+                    if isLast, tail {
+                        throw fail(
+                            .completionNeverCalled, item, "the path ends without calling `\(function.completion)`")
+                    }
+                    lines += writer.leadingBlank(item) + writer.block([item], indent: indent, hop: false)
+                    bound.formUnion(CompletionPathRule.bindings(item))
+                    continue
+                }
+                if let ifExpr = ErrorOnlyRule.ifExpr(item) {
+                    let outer = laterUses
+                    laterUses = uses(rest)
+                    lines += try branches(ifExpr, item: item, indent: indent, tail: tail && isLast, bound: bound)
+                    laterUses = outer
+                    continue
+                }
+                if let guardStmt = item.item.as(GuardStmtSyntax.self) {
+                    let body = try path(
+                        Array(guardStmt.body.statements), indent: indent + "    ", tail: false, atEnd: false,
+                        bound: bound)
+                    lines += writer.leadingComments(item, indent: indent)
+                    lines += [indent + "guard " + guardStmt.conditions.trimmedDescription + " else {"] + body
+                    lines.append(indent + "}")
+                    bound.formUnion(CompletionPathRule.bindings(item))
+                    continue
+                }
+                if let call = CompletionPathRule.statementCall(item) {
+                    guard isLast, tail else {
+                        throw fail(
+                            .completionReordered, item,
+                            "the code after the call ran before its handler, and would run after the await")
+                    }
+                    lines += try awaited(call, item: item, indent: indent, atEnd: atEnd, bound: bound)
+                    return lines
+                }
+                throw fail(
+                    .completionEscapes, item,
+                    "`\(function.completion)` is used in `\(item.trimmedDescription.prefix { $0 != "\n" })`")
+            }
+            if tail {
+                // An empty path (an empty body or branch) ends without calling it too.
+                throw FunctionLeave(
+                    reason: .completionNeverCalled, line: items.last.map { line($0) } ?? function.line,
+                    detail: "the path ends without calling `\(function.completion)`")
+            }
+            return lines
+        }
+
+        /// A call of the handler (or a hop around one): the outcome, with nothing after it but `return`.
+        private mutating func completion(
+            _ found: (call: FunctionCallExprSyntax, hop: Bool), item: CodeBlockItemSyntax, rest: [CodeBlockItemSyntax],
+            indent: String, tail: Bool, atEnd: Bool, bound: Set<String>
+        ) throws(FunctionLeave) -> [String] {
+            try checkRest(found.call, item: item, rest: rest, tail: tail)
+            guard let outcome = CompletionCallRule.outcome(found.call, shape: function.shape, bound: bound) else {
+                throw fail(
+                    .completionEscapes, found.call,
+                    "`\(found.call.trimmedDescription)`: not a value or an error this tool can show non-optional")
+            }
+            function.hops.append(found.hop)
+            let comments =
+                writer.leadingComments(item, indent: indent)
+                + rest.flatMap {
+                    writer.leadingComments($0, indent: indent)
+                }
+            return comments
+                + CompletionCallRule.text(outcome, valueIsVoid: function.valueType == nil, atEnd: atEnd)
+                .map { indent + $0 }
+        }
+
+        /// Nothing runs after the handler's call but `return`.
+        private func checkRest(
+            _ call: FunctionCallExprSyntax, item: CodeBlockItemSyntax, rest: [CodeBlockItemSyntax], tail: Bool
+        ) throws(FunctionLeave) {
+            if let next = rest.first, !(rest.count == 1 && CallRewrite.endsWithReturn(rest)) {
+                let twice = uses(rest)
+                throw fail(
+                    twice ? .completionTwice : .completionReordered, next,
+                    twice
+                        ? "`\(function.completion)` is called again after `\(call.trimmedDescription)`"
+                        : "`\(next.trimmedDescription.prefix { $0 != "\n" })` ran after the completion")
+            }
+            if rest.isEmpty, !tail {
+                throw fail(
+                    laterUses ? .completionTwice : .completionReordered, item,
+                    "the code after this block ran after `\(call.trimmedDescription)`; add `return` to convert")
+            }
+        }
+
+        /// `if … { } else …` whose branches reach the handler.
+        private mutating func branches(
+            _ ifExpr: IfExprSyntax, item: CodeBlockItemSyntax, indent: String, tail: Bool, bound: Set<String>
+        ) throws(FunctionLeave) -> [String] {
+            var lines = writer.leadingComments(item, indent: indent)
+            var current: IfExprSyntax? = ifExpr
+            var keyword = "if "
+            while let branch = current {
+                lines.append(indent + keyword + branch.conditions.trimmedDescription + " {")
+                lines += try block(
+                    Array(branch.body.statements), indent: indent, tail: tail,
+                    bound: bound.union(CompletionPathRule.bindings(branch.conditions)))
+                current = nil
+                switch branch.elseBody {
+                case .ifExpr(let next):
+                    current = next
+                    keyword = "} else if "
+                case .codeBlock(let elseBlock):
+                    lines.append(indent + "} else {")
+                    lines += try block(Array(elseBlock.statements), indent: indent, tail: tail, bound: bound)
+                case nil:
+                    if tail {
+                        throw fail(.completionNeverCalled, branch, "without `else`, the path ends without a call")
+                    }
+                }
+            }
+            lines.append(indent + "}")
+            return lines
+        }
+
+        /// A branch: a path when it reaches the handler, else its code as it was (falling through).
+        private mutating func block(
+            _ items: [CodeBlockItemSyntax], indent: String, tail: Bool, bound: Set<String>
+        ) throws(FunctionLeave) -> [String] {
+            if uses(items) || tail {
+                return try path(items, indent: indent + "    ", tail: tail, atEnd: false, bound: bound)
+            }
+            if let exit = items.lazy.compactMap({ ReturnFinder.first(in: $0) }).first {
+                throw fail(.completionNeverCalled, exit, "`return` before calling `\(function.completion)`")
+            }
+            return items.flatMap { writer.leadingBlank($0) + writer.block([$0], indent: indent + "    ", hop: false) }
+        }
+
+        /// The last call of the path, with a handler that reaches the completion: awaited.
+        private mutating func awaited(
+            _ call: FunctionCallExprSyntax, item: CodeBlockItemSyntax, indent: String, atEnd: Bool, bound: Set<String>
+        ) throws(FunctionLeave) -> [String] {
+            let (name, labels) = CompletionPathRule.nameAndLabels(call)
+            let trailing = call.trailingClosure != nil
+            let matches = counterparts.entries(name: name, argumentLabels: labels, trailingClosure: trailing)
+            guard let first = matches.first?.0 else {
+                throw fail(.completionEscapes, call, "`\(name)` has no async counterpart")
+            }
+            if var pending = pending(first) {
+                if pending.line == 0, pending.detail != PropagationRule.waiting.detail { pending.line = line(call) }
+                throw pending
+            }
+            var rewrite = CallRewrite(
+                call: call, file: function.file, line: line(call), context: CallContext(of: call, index: index),
+                matches: matches)
+            rewrite.declaringOwners = counterparts.declaringOwners(
+                name: name, argumentLabels: labels, trailingClosure: trailing)
+            rewrite.statement = item
+            if let forward = try forwarded(rewrite, indent: indent, atEnd: atEnd) { return forward }
+            guard case .proceed(let settled) = planner.planInner(rewrite) else {
+                if case .leave(let reason, let detail) = planner.planInner(rewrite) {
+                    throw fail(reason, call, "`\(name)`: \(detail)")
+                }
+                return []
+            }
+            guard let branches = settled.branches, let entry = settled.entry else { return [] }
+            function.awaited.append(entry)
+            function.notes += settled.notes
+            let errorName = branches.errorName ?? "error"
+            let text = writer.callText(settled, entry: entry)
+            let awaited: String
+            if let value = branches.valueName {
+                awaited = "let \(value) = try await \(text)"
+            } else {
+                awaited = (entry.shape.valueText == nil ? "" : "_ = ") + "try await \(text)"
+            }
+            var values = bound
+            if let value = branches.valueName { values.insert(value) }
+            let moved = [branches.success, branches.failure].compactMap { items in
+                items.first.map { $0.position.utf8Offset..<items.last!.endPosition.utf8Offset }
+            }
+            let comments =
+                writer.leadingComments(item, indent: indent)
+                + writer.comments(in: item, outside: moved).map { indent + $0 }
+            if let hop = rethrow(branches.failure, errorName: errorName, bound: bound) {
+                if let hop { function.hops.append(hop) }
+                if branches.failure.isEmpty {
+                    function.notes.removeAll { $0 == ValueHandlerRule.swallowed }
+                    function.notes.append(CompletionPathRule.noError)
+                }
+                let success = try path(branches.success, indent: indent, tail: true, atEnd: atEnd, bound: values)
+                return comments + [indent + awaited] + success
+            }
+            let success = try path(
+                branches.success, indent: indent + "    ", tail: true, atEnd: false, bound: values)
+            let failure = try path(
+                branches.failure, indent: indent + "    ", tail: true, atEnd: false, bound: bound.union([errorName]))
+            if success.contains(where: { $0.contains("try ") || $0.contains("throw ") }) {
+                throw fail(
+                    .handlerPattern, call,
+                    "the failure code does more than pass the error on, and the success code may throw into it")
+            }
+            let binding = branches.errorName.map { $0 == "error" ? "" : " let \($0)" } ?? ""
+            return comments + [indent + "do {", indent + "    " + awaited] + success
+                + [indent + "} catch\(binding) {"] + failure + [indent + "}"]
+        }
+
+        /// A handler that passes what it receives to the function's handler, of the same shape
+        /// (directly or from a hop to the main queue): `return try await f(…)`.
+        private mutating func forwarded(_ rewrite: CallRewrite, indent: String, atEnd: Bool) throws(FunctionLeave)
+            -> [String]?
+        {
+            guard
+                let handler = rewrite.call.trailingClosure
+                    ?? rewrite.call.arguments.last?.expression.as(
+                        ClosureExprSyntax.self),
+                let first = handler.statements.first, let (call, hop) = completionCall(first) ?? self.hop(first),
+                let names = CallRewrite.parameterNames(of: handler),
+                call.arguments.map(\.expression.trimmedDescription) == names,
+                case .proceed(let settled) = planner.planInner(rewrite, forwarding: true), let entry = settled.entry,
+                entry.shape.name == function.shape.name, entry.shape.valueText == function.valueType
+            else { return nil }
+            try checkRest(call, item: first, rest: Array(handler.statements.dropFirst()), tail: true)
+            function.awaited.append(entry)
+            function.notes += settled.notes
+            function.hops.append(hop)
+            let text = "try await " + writer.callText(settled, entry: entry)
+            let statement: [String]
+            if function.valueType != nil {
+                statement = ["return " + text]
+            } else {
+                statement = [text] + (atEnd ? [] : ["return"])
+            }
+            return writer.leadingComments(rewrite.statement!, indent: indent) + statement.map { indent + $0 }
+        }
+
+        /// Whether the failure code only passes the awaited call's error on (or is empty: the
+        /// errors only the async form throws, for a handler without an error): nil when it does
+        /// more, else whether it hopped to the main queue to do it (nil inside for empty code).
+        private func rethrow(_ failure: [CodeBlockItemSyntax], errorName: String, bound: Set<String>) -> Bool?? {
+            guard let first = failure.first else { return .some(nil) }
+            guard failure.count == 1 || (failure.count == 2 && CallRewrite.endsWithReturn(failure)),
+                let (call, hop) = completionCall(first) ?? self.hop(first),
+                case .error(let error) = CompletionCallRule.outcome(
+                    call, shape: function.shape, bound: bound.union([errorName])),
+                error == errorName
+            else { return nil }
+            return .some(hop)
+        }
+
+        /// `completion(…)` as a statement.
+        private func completionCall(_ item: CodeBlockItemSyntax) -> (call: FunctionCallExprSyntax, hop: Bool)? {
+            guard let call = CompletionPathRule.statementCall(item),
+                call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == function.completion
+            else { return nil }
+            return (call, false)
+        }
+
+        /// `DispatchQueue.main.async { completion(…) }` (``CompletionHopRule``).
+        private func hop(_ item: CodeBlockItemSyntax) -> (call: FunctionCallExprSyntax, hop: Bool)? {
+            guard let inner = CompletionHopRule.peel(item), let found = completionCall(inner) else { return nil }
+            return (found.call, true)
+        }
+    }
+
+    static let noError =
+        "the awaited call's handler receives no error: released uncalled, it now fails the function with "
+        + "`AbandonedPromiseError` (before, the completion was never called)"
+
+    /// `f(…)` or `x.f(…)` as a statement of its own (or `_ = f(…)`).
+    static func statementCall(_ item: CodeBlockItemSyntax) -> FunctionCallExprSyntax? {
+        if let call = item.item.as(FunctionCallExprSyntax.self) { return call }
+        if let call = item.item.as(ExpressionStmtSyntax.self)?.expression.as(FunctionCallExprSyntax.self) {
+            return call
+        }
+        if let sequence = item.item.as(SequenceExprSyntax.self), sequence.elements.count == 3,
+            sequence.elements.first?.trimmedDescription == "_",
+            sequence.elements.dropFirst().first?.is(AssignmentExprSyntax.self) ?? false
+        {
+            return sequence.elements.last?.as(FunctionCallExprSyntax.self)
+        }
+        return nil
+    }
+
+    /// The name a call is made by, and its labels before a trailing closure.
+    static func nameAndLabels(_ call: FunctionCallExprSyntax) -> (String, [String?]) {
+        let name =
+            call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
+            ?? call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text ?? ""
+        return (name, call.arguments.map { $0.label?.text })
+    }
+
+    /// The names `if let` / `guard let` bind (not optional past the test).
+    static func bindings(_ node: some SyntaxProtocol) -> Set<String> {
+        Set(
+            node.tokens(viewMode: .sourceAccurate).compactMap { token -> String? in
+                guard case .identifier(let name) = token.tokenKind,
+                    let binding = token.parent?.parent?.as(OptionalBindingConditionSyntax.self),
+                    binding.pattern.trimmedDescription == name
+                else { return nil }
+                return name
+            })
+    }
+}
+
+/// The first `return` of a statement, outside the closures in it.
+private final class ReturnFinder: SyntaxVisitor {
+    var found: ReturnStmtSyntax?
+
+    static func first(in node: some SyntaxProtocol) -> ReturnStmtSyntax? {
+        let finder = ReturnFinder(viewMode: .sourceAccurate)
+        finder.walk(node)
+        return finder.found
+    }
+
+    override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
+        if found == nil { found = node }
+        return .skipChildren
+    }
+
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+}

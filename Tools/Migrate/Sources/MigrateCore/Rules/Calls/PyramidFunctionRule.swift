@@ -1,0 +1,350 @@
+import SwiftSyntax
+
+/// A synchronous function whose last parameter is an escaping `@Sendable` completion
+/// handler (`Result`, `(T?, Error?)` or `(Error?)`), that returns nothing, and whose
+/// arguments and `self` are `Sendable`: it may get an async version, its old signature a
+/// shim over it (``CompletionPathRule`` then decides from its body).
+struct PyramidFunctionRule: DocumentedFunctionRule {
+    static let summary =
+        "A synchronous function returning nothing, whose last parameter is an escaping `@Sendable` `Result`, "
+        + "`(T?, Error?)` or `(Error?)` handler, with `Sendable` arguments and `self`: its async version keeps the "
+        + "other parameters, and its old signature becomes a shim (`Future { try await … }.deliver(on:to:)`) "
+        + "marked `@available(*, renamed:)`."
+
+    /// nil when the function is not a candidate (no body, async, no handler last, or an async
+    /// counterpart of its own already); else the rewrite to settle, or why it is left alone.
+    static func decide(_ site: FunctionSite, entry: AsyncCounterparts.Entry?, context: RuleContext, file: String)
+        -> Result<FunctionRewrite, FunctionLeave>?
+    {
+        guard site.decl.body != nil, !site.isAsync, let handler = site.parameters.last,
+            let closure = context.handlerType(handler)
+        else { return nil }
+        // A function the generator plans no form for (a hook, a multi-shot handler, a closure
+        // that is not a completion) or that has an async counterpart is not a candidate.
+        guard let entry, entry.kind == .generated || (entry.kind == .stream && entry.siblingIsCaller) else {
+            return nil
+        }
+        func leave(_ detail: String) -> Result<FunctionRewrite, FunctionLeave> {
+            .failure(FunctionLeave(reason: .functionSignature, line: site.line, detail: detail))
+        }
+        if let type = site.returnType {
+            return leave("returns `\(type.trimmedDescription)`, which the shim would have to return before it exists")
+        }
+        if site.isThrowing || site.isMutating { return leave("throws or is mutating") }
+        if let why = overridable(site.decl) ?? bridged(site.decl) ?? deferred(site.decl) { return leave(why) }
+        guard closure.isEscaping, !closure.isOptional, closure.attributes.contains("@Sendable") else {
+            return leave("the handler is not an escaping `@Sendable` closure: the shim's task cannot call it")
+        }
+        let value: TypeSyntax?
+        switch entry.shape {
+        case .result(let success, let failure) where TypeText.isError(failure):
+            value = TypeText.isVoid(success) ? nil : success
+        case .optionalValueAndError(let optional):
+            value = optional
+        case .errorOnly:
+            value = nil
+        default:
+            return leave("a `\(entry.shape.name)` handler: not converted yet")
+        }
+        let generics = Set(site.genericsInScope.keys)
+        if let value {
+            // The shim hands the value over through a `Future`, which needs it `Sendable`.
+            if let generic = TypeText.mentionedNames(value).first(where: generics.contains) {
+                return leave("the value's type uses the generic `\(generic)`: the shim's `Future` needs it `Sendable`")
+            }
+            if case .notSendable(let culprit) = context.index.sendability(of: value, generics: generics) {
+                return leave("the value's type: `\(culprit)` is not Sendable, and the shim's `Future` needs it")
+            }
+        }
+        let valueType = value?.trimmedDescription
+        for parameter in site.parameters.dropLast() {
+            if case .notSendable(let culprit) = context.index.sendability(of: parameter.type, generics: generics) {
+                return leave("parameter `\(parameter.name)`: `\(culprit)` is not Sendable")
+            }
+        }
+        if !site.isStatic, let owner = site.context.ownerName, let info = context.index.typeInfo(owner),
+            !context.index.isSendable(info)
+        {
+            return leave(
+                "`\(SourceIndex.lastComponent(info.name))` is not Sendable: the shim's task cannot capture self")
+        }
+        var rewrite = FunctionRewrite(
+            decl: site.decl, site: site, file: file, line: site.line, completion: handler.name,
+            shape: entry.shape, valueType: valueType)
+        rewrite.notes.append(
+            "the shim starts the async version in a task: the function's code, its first call included, now runs "
+                + "after the shim returns (two shim calls in a row may reach the API in either order)")
+        return .success(rewrite)
+    }
+
+    /// Why a method's async version could be reached where an override was before: it overrides,
+    /// is `open`, or is a method of a class that is not `final` (a subclass may override it).
+    static func overridable(_ decl: FunctionDeclSyntax) -> String? {
+        let modifiers = Set(decl.modifiers.map(\.name.text))
+        if modifiers.contains("override") {
+            return "overrides a superclass method: the superclass's own would be awaited through the async version"
+        }
+        if modifiers.contains("open") { return "`open`: other modules' overrides would be bypassed by the async version" }
+        if !modifiers.isDisjoint(with: ["final", "private", "fileprivate", "static"]) { return nil }
+        var node = decl.parent
+        while let current = node {
+            if let type = current.as(ClassDeclSyntax.self) {
+                let isFinal = type.modifiers.contains { $0.name.text == "final" }
+                return isFinal ? nil : "a method of a class that is not `final`: a subclass's override would be bypassed"
+            }
+            // Structs, enums, actors, protocols and extensions: nothing overrides their methods.
+            if current.is(MemberBlockSyntax.self), current.parent?.is(ClassDeclSyntax.self) != true { return nil }
+            node = current.parent
+        }
+        return nil
+    }
+
+    /// Why an Objective-C-visible method cannot get an async version beside its shim (they
+    /// would share one selector).
+    static func bridged(_ decl: FunctionDeclSyntax) -> String? {
+        let attributes = decl.attributes.compactMap { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription }
+        guard let objc = attributes.first(where: { ["objc", "IBAction", "NSManaged"].contains($0) }) else { return nil }
+        return "`@\(objc)`: the async version and the shim would have one Objective-C selector"
+    }
+
+    /// Why a `defer` keeps the function as it is: it ran when the function returned, before
+    /// the handler was called; in the async version it would run after the awaits.
+    static func deferred(_ decl: FunctionDeclSyntax) -> String? {
+        guard let body = decl.body, body.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.defer) })
+        else { return nil }
+        return "a `defer` ran when the function returned; in the async version it would run after the awaits"
+    }
+
+    static let examples: [CallExample] = [
+        CallExample(
+            "a pyramid of two calls: two awaits; its async caller awaits it",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    saveLoaded(api: api, id: 1) { result in
+                        switch result {
+                        case .success(let text):
+                            trace.log("saved \\(text)")
+                        case .failure(let error):
+                            trace.failed(error)
+                        }
+                    }
+                }
+
+                /// Loads a text and saves it.
+                func saveLoaded(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+                    api.load(id: id) { result in
+                        switch result {
+                        case .success(let text):
+                            // Saved as it came.
+                            api.save(text) { error in
+                                if let error {
+                                    completion(.failure(error))
+                                    return
+                                }
+                                completion(.success(text))
+                            }
+                        case .failure(let error):
+                            completion(.failure(error))
+                        }
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let text = try await saveLoaded(api: api, id: 1)
+                        trace.log("saved \\(text)")
+                    } catch {
+                        trace.failed(error)
+                    }
+                }
+
+                /// Loads a text and saves it.
+                func saveLoaded(api: FakeAPI, id: Int) async throws -> String {
+                    let text = try await api.load(id: id)
+                    // Saved as it came.
+                    try await api.save(text)
+                    return text
+                }
+
+                /// Completion-handler form of `saveLoaded(api:id:)`, for callers not migrated yet.
+                @available(*, renamed: "saveLoaded(api:id:)")
+                func saveLoaded(api: FakeAPI, id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+                    Future<String> { try await saveLoaded(api: api, id: id) }.deliver(on: .inline, to: completion)
+                }
+                """)),
+        CallExample(
+            "a method of a class: `self` in the shim, the handler's callout moved to it",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    let loader = Loader(api: api)
+                    trace.keepAlive(loader)
+                    loader.title(of: 1) { result in
+                        trace.delivered("title \\(result)")
+                    }
+                }
+
+                /// Loads titles.
+                final class Loader: Sendable {
+                    let api: FakeAPI
+
+                    init(api: FakeAPI) {
+                        self.api = api
+                    }
+
+                    /// The title of `id`, saved.
+                    ///
+                    /// - Parameter completion: Called once, on the API's queue.
+                    func title(
+                        of id: Int,
+                        completion: @escaping @Sendable (Result<String, any Error>) -> Void
+                    ) {
+                        // Load first.
+                        api.load(id: id) { [weak self] result in
+                            guard let self else { return }
+                            switch result {
+                            case .success(let text):
+                                guard !text.isEmpty else {
+                                    completion(.failure(FakeError()))
+                                    return
+                                }
+                                self.api.save(text) { error in
+                                    if let error {
+                                        completion(.failure(error))
+                                        return
+                                    }
+                                    completion(.success(text.uppercased()))
+                                }
+                            case .failure(let error):
+                                completion(.failure(error))
+                            }
+                        }
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) {
+                    let loader = Loader(api: api)
+                    trace.keepAlive(loader)
+                    loader.title(of: 1) { result in
+                        trace.delivered("title \\(result)")
+                    }
+                }
+
+                /// Loads titles.
+                final class Loader: Sendable {
+                    let api: FakeAPI
+
+                    init(api: FakeAPI) {
+                        self.api = api
+                    }
+
+                    /// The title of `id`, saved.
+                    func title(of id: Int) async throws -> String {
+                        // Load first.
+                        let text = try await api.load(id: id)
+                        guard !text.isEmpty else {
+                            throw FakeError()
+                        }
+                        try await self.api.save(text)
+                        return text.uppercased()
+                    }
+
+                    /// Completion-handler form of `title(of:)`, for callers not migrated yet.
+                    ///
+                    /// - Parameter completion: Called once, on the API's queue.
+                    @available(*, renamed: "title(of:)")
+                    func title(of id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+                        Future<String> { try await self.title(of: id) }.deliver(on: .inline, to: completion)
+                    }
+                }
+                """),
+            notes: ["object kept alive across the await"]),
+        CallExample(
+            "a function that returns its handle: left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    _ = start(api: api) { result in
+                        trace.delivered("\\(result)")
+                    }
+                }
+
+                func start(api: FakeAPI, completion: @escaping @Sendable (Result<String, any Error>) -> Void) -> FakeTask {
+                    api.load(id: 1) { result in
+                        completion(result)
+                    }
+                }
+                """,
+            after: .leftAlone(.functionSignature, "returns `FakeTask`")),
+        CallExample(
+            "a method of a class that is not final: a subclass's override would be bypassed, left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    Titles(api: api).title { result in
+                        trace.delivered("\\(result)")
+                    }
+                }
+
+                class Titles: @unchecked Sendable {
+                    let api: FakeAPI
+
+                    init(api: FakeAPI) {
+                        self.api = api
+                    }
+
+                    func title(completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+                        api.load(id: 1) { result in
+                            completion(result)
+                        }
+                    }
+                }
+                """,
+            after: .leftAlone(.functionSignature, "not `final`")),
+        CallExample(
+            "a defer ran when the function returned: left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    title(api: api, trace: trace) { result in
+                        trace.delivered("\\(result)")
+                    }
+                }
+
+                func title(api: FakeAPI, trace: Trace, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+                    defer { trace.log("returned") }
+                    api.load(id: 1) { result in
+                        completion(result)
+                    }
+                }
+                """,
+            after: .leftAlone(.functionSignature, "`defer`")),
+        CallExample(
+            "a value that is not Sendable: the shim's Future could not carry it, left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    draft(api: api) { result in
+                        trace.delivered("\\(result)")
+                    }
+                }
+
+                final class Draft {
+                    var text = ""
+                }
+
+                func draft(api: FakeAPI, completion: @escaping @Sendable (Result<Draft, any Error>) -> Void) {
+                    api.load(id: 1) { result in
+                        switch result {
+                        case .success(let text):
+                            let draft = Draft()
+                            draft.text = text
+                            completion(.success(draft))
+                        case .failure(let error):
+                            completion(.failure(error))
+                        }
+                    }
+                }
+                """,
+            after: .leftAlone(.functionSignature, "`Draft` is not Sendable")),
+    ]
+}

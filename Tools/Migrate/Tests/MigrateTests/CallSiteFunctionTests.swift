@@ -1,0 +1,66 @@
+import MigrateCore
+import Testing
+
+/// The function rules' examples through the whole tool: callback pyramids converted to
+/// async with a shim, or left alone with the reason and the line.
+@Suite("Call sites: functions")
+struct CallSiteFunctionTests {
+    @Test("Every function rule carries examples")
+    func everyRuleHasExamples() {
+        for rule in FunctionRuleCatalog.all {
+            #expect(!rule.examples.isEmpty, "\(rule) has no example")
+            #expect(!rule.summary.isEmpty, "\(rule) has no summary")
+        }
+    }
+
+    @Test("Each function rule's examples", arguments: FunctionRuleCatalog.examples.map(\.example))
+    func example(_ example: CallExample) throws {
+        let (text, result) = try CallSiteFixtures.rewrite(example.before)
+        let entry = try #require(result.functions.first, "no function found")
+        CallSiteFixtures.check(example, text: text, result: result, outcome: entry.outcome, entry.description)
+    }
+
+    @Test("The summary: functions converted, shims written, left alone by reason, and the chains")
+    func summary() throws {
+        let programs = FunctionRuleCatalog.examples.filter { $0.rule == "PropagationRule" }.map(\.example.before)
+        let (text, result) = try CallSiteFixtures.rewrite(programs.joined(separator: "\n\n"))
+        let summary = result.summary(module: "Examples")
+        #expect(
+            summary.contains("  4 functions with a completion handler: 2 converted, 2 shims written, 2 left alone\n"))
+        #expect(summary.contains("    1  calls a function left alone:\n        Program.swift:"))
+        #expect(summary.contains("    1  handler not in a known pattern:\n        Program.swift:"))
+        #expect(summary.contains("    loadText(api:id:completion:) <- measureLoaded(api:id:completion:)\n"))
+        // The async caller awaits the converted function; the synchronous one keeps the shim.
+        #expect(text.contains("let count = try await measureLoaded(api: api, id: 4)"))
+        #expect(text.contains("    saveAll(api: api) { error in"))
+        #expect(result.report().contains("left alone  Program.swift:"))
+    }
+
+    @Test("Left alone, with the line: an empty body, a handler kept in a variable, a call in a loop")
+    func leftAlone() throws {
+        let program = """
+            func empty(completion: @escaping @Sendable ((any Error)?) -> Void) {
+            }
+
+            func stored(api: FakeAPI, completion: @escaping @Sendable ((any Error)?) -> Void) {
+                let keep = completion
+                api.save("a") { error in keep(error) }
+            }
+
+            func looped(api: FakeAPI, completion: @escaping @Sendable ((any Error)?) -> Void) {
+                for text in ["a"] {
+                    api.save(text) { error in completion(error) }
+                }
+            }
+            """
+        let (_, result) = try CallSiteFixtures.rewrite(program)
+        #expect(result.files.isEmpty)
+        #expect(result.functions.map(\.line) == [1, 5, 10])
+        #expect(
+            result.functions.map(\.outcome) == [
+                .leftAlone(.completionNeverCalled, "the path ends without calling `completion`"),
+                .leftAlone(.completionEscapes, "`completion` is used in `let keep = completion`"),
+                .leftAlone(.completionEscapes, "`completion` is used in `for text in [\"a\"] {`"),
+            ])
+    }
+}
