@@ -15,7 +15,7 @@ public enum Outcome: String, Sendable, CaseIterable {
     /// Calls the handler with a value, and again when ``FakeAPI/release()`` is called.
     case twice
     /// Waits for ``FakeAPI/release()`` before delivering a value (unless cancelled); the
-    /// calls made after the first deliver a value at once.
+    /// calls made after the release deliver a value at once.
     case held
 }
 
@@ -130,6 +130,7 @@ public final class FakeAPI: @unchecked Sendable {
     // @unchecked: `held` and `waiters` are only read and written while `lock` is held.
     private let lock = NSLock()
     private var held: [@Sendable () -> Void] = []
+    private var released = false
     private var calls = 0
     private var waiters: [CheckedContinuation<Void, Never>] = []
     let queue = DispatchQueue(label: "FakeAPI")
@@ -230,9 +231,10 @@ public final class FakeAPI: @unchecked Sendable {
         }
     }
 
-    /// Delivers what `held` calls hold back.
+    /// Delivers what `held` calls hold back; the calls made from now on are not held.
     public func release() {
         let deliveries = lock.withLock {
+            released = true
             defer { held = [] }
             return held
         }
@@ -280,10 +282,11 @@ public final class FakeAPI: @unchecked Sendable {
             trace.log("api: \(name) delivers again")
             deliver("v")
         }
-        // `.held` holds the first call only: the calls a released delivery makes go on.
+        // `.held` holds every call made before `release()` (all the calls of a fan-out, whichever
+        // reaches the API first); the calls a released delivery makes go on.
         let (waiting, holds) = lock.withLock {
             calls += 1
-            let holds = outcome == .held && calls == 1
+            let holds = outcome == .held && !released
             if holds { held.append(delivery) }
             if outcome == .twice { held.append(again) }
             defer { waiters = [] }

@@ -84,13 +84,16 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
         if modifiers.contains("override") {
             return "overrides a superclass method: the superclass's own would be awaited through the async version"
         }
-        if modifiers.contains("open") { return "`open`: other modules' overrides would be bypassed by the async version" }
+        if modifiers.contains("open") {
+            return "`open`: other modules' overrides would be bypassed by the async version"
+        }
         if !modifiers.isDisjoint(with: ["final", "private", "fileprivate", "static"]) { return nil }
         var node = decl.parent
         while let current = node {
             if let type = current.as(ClassDeclSyntax.self) {
                 let isFinal = type.modifiers.contains { $0.name.text == "final" }
-                return isFinal ? nil : "a method of a class that is not `final`: a subclass's override would be bypassed"
+                return isFinal
+                    ? nil : "a method of a class that is not `final`: a subclass's override would be bypassed"
             }
             // Structs, enums, actors, protocols and extensions: nothing overrides their methods.
             if current.is(MemberBlockSyntax.self), current.parent?.is(ClassDeclSyntax.self) != true { return nil }
@@ -110,7 +113,8 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
     /// Why a `defer` keeps the function as it is: it ran when the function returned, before
     /// the handler was called; in the async version it would run after the awaits.
     static func deferred(_ decl: FunctionDeclSyntax) -> String? {
-        guard let body = decl.body, body.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.defer) })
+        guard let body = decl.body,
+            body.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.defer) })
         else { return nil }
         return "a `defer` ran when the function returned; in the async version it would run after the awaits"
     }
