@@ -307,6 +307,60 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
                 """,
             after: .leftAlone(.functionSignature, "not `final`")),
         CallExample(
+            "an override: the superclass's callback method would still be the one awaited, left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    Titles(api: api).title { result in
+                        trace.delivered("\\(result)")
+                    }
+                }
+
+                final class Titles: Base, @unchecked Sendable {
+                    let api: FakeAPI
+
+                    init(api: FakeAPI) {
+                        self.api = api
+                    }
+
+                    override func title(completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+                        api.load(id: 1) { result in
+                            completion(result)
+                        }
+                    }
+                }
+
+                class Base: @unchecked Sendable {
+                    func title(completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+                        completion(.success(""))
+                    }
+                }
+                """,
+            after: .leftAlone(.functionSignature, "overrides a superclass method")),
+        CallExample(
+            "an @objc method: the async version and the shim would share a selector, left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    Titles(api: api).title { result in
+                        trace.delivered("\\(result)")
+                    }
+                }
+
+                final class Titles: @unchecked Sendable {
+                    let api: FakeAPI
+
+                    init(api: FakeAPI) {
+                        self.api = api
+                    }
+
+                    @objc func title(completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+                        api.load(id: 1) { result in
+                            completion(result)
+                        }
+                    }
+                }
+                """,
+            after: .leftAlone(.functionSignature, "`@objc`")),
+        CallExample(
             "a defer ran when the function returned: left alone",
             before: """
                 func run(api: FakeAPI, trace: Trace) {
