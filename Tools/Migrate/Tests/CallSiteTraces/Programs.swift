@@ -152,6 +152,14 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { CompletionPathRule1.Before().run(api: $0, trace: $1) },
         after: { CompletionPathRule1.After().run(api: $0, trace: $1) }, waitsForShim: true),
     CallSiteProgram(
+        name: "CompletionPathRule: a `(T?, Error?)` handler passed on: converted, with a note on `(nil, nil)`",
+        before: { CompletionPathRule2.Before().run(api: $0, trace: $1) },
+        after: { CompletionPathRule2.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
+        name: "CompletionPathRule: `api.save(…)` in `Saver.save`: the receiver's type says it is the API's",
+        before: { CompletionPathRule3.Before().run(api: $0, trace: $1) },
+        after: { CompletionPathRule3.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
         name: "CompletionCallRule: `(T?, Error?)`: the value the code unwrapped is returned, the error thrown",
         before: { CompletionCallRule1.Before().run(api: $0, trace: $1) },
         after: { CompletionCallRule1.After().run(api: $0, trace: $1) }, waitsForShim: true),
@@ -1338,8 +1346,7 @@ enum PyramidFunctionRule2 {
                 completion: @escaping @Sendable (Result<String, any Error>) -> Void
             ) {
                 // Load first.
-                api.load(id: id) { [weak self] result in
-                    guard let self else { return }
+                api.load(id: id) { result in
                     switch result {
                     case .success(let text):
                         guard !text.isEmpty else {
@@ -1444,6 +1451,94 @@ enum CompletionPathRule1 {
         @available(*, renamed: "report(api:trace:)")
         func report(api: FakeAPI, trace: Trace, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
             Future<Int> { try await report(api: api, trace: trace) }.deliver(on: .inline, to: completion)
+        }
+    }
+}
+
+enum CompletionPathRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            describePassed(api: api, id: 1) { text, error in
+                trace.delivered("described \(text ?? "-") \(error == nil)")
+            }
+        }
+
+        func describePassed(api: FakeAPI, id: Int, completion: @escaping @Sendable (String?, (any Error)?) -> Void) {
+            api.fetch(id: id) { text, error in
+                completion(text, error)
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) {
+            describePassed(api: api, id: 1) { text, error in
+                trace.delivered("described \(text ?? "-") \(error == nil)")
+            }
+        }
+
+        func describePassed(api: FakeAPI, id: Int) async throws -> String {
+            return try await api.fetch(id: id)
+        }
+
+        /// Completion-handler form of `describePassed(api:id:)`, for callers not migrated yet.
+        @available(*, renamed: "describePassed(api:id:)")
+        func describePassed(api: FakeAPI, id: Int, completion: @escaping @Sendable (String?, (any Error)?) -> Void) {
+            Future<String> { try await describePassed(api: api, id: id) }.deliver(on: .inline, to: completion)
+        }
+    }
+}
+
+enum CompletionPathRule3 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            let saver = Saver(api: api)
+            trace.keepAlive(saver)
+            saver.save("a") { error in
+                trace.delivered("saved \(error == nil)")
+            }
+        }
+
+        final class Saver: Sendable {
+            let api: FakeAPI
+
+            init(api: FakeAPI) {
+                self.api = api
+            }
+
+            func save(_ text: String, completion: @escaping @Sendable ((any Error)?) -> Void) {
+                api.save(text) { error in
+                    completion(error)
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) {
+            let saver = Saver(api: api)
+            trace.keepAlive(saver)
+            saver.save("a") { error in
+                trace.delivered("saved \(error == nil)")
+            }
+        }
+
+        final class Saver: Sendable {
+            let api: FakeAPI
+
+            init(api: FakeAPI) {
+                self.api = api
+            }
+
+            func save(_ text: String) async throws {
+                try await api.save(text)
+            }
+
+            /// Completion-handler form of `save(_:)`, for callers not migrated yet.
+            @available(*, renamed: "save(_:)")
+            func save(_ text: String, completion: @escaping @Sendable ((any Error)?) -> Void) {
+                Future<Void> { try await self.save(text) }.deliver(on: .inline, to: completion)
+            }
         }
     }
 }

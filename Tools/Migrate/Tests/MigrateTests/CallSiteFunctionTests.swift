@@ -28,7 +28,7 @@ struct CallSiteFunctionTests {
         #expect(
             summary.contains("  4 functions with a completion handler: 2 converted, 2 shims written, 2 left alone\n"))
         #expect(summary.contains("    1  calls a function left alone:\n        Program.swift:"))
-        #expect(summary.contains("    1  handler not in a known pattern:\n        Program.swift:"))
+        #expect(summary.contains("    1  a path never calls the completion:\n        Program.swift:43\n"))
         #expect(summary.contains("    loadText(api:id:completion:) <- measureLoaded(api:id:completion:)\n"))
         // The async caller awaits the converted function; the synchronous one keeps the shim.
         #expect(text.contains("let count = try await measureLoaded(api: api, id: 4)"))

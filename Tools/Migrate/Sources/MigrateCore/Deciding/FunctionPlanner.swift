@@ -57,6 +57,7 @@ struct FunctionPlanner {
                     pending: { PropagationRule.decide($0, candidates: keys, settled: settled) }, function: rewrite)
                 let outcome: Result<FunctionRewrite, FunctionLeave>
                 do {
+                    if let body = rewrite.decl.body { try walk.screenNeither(body) }
                     walk.function.body = try walk.path(
                         Array(rewrite.decl.body?.statements ?? []), indent: "", tail: true, atEnd: true, bound: [])
                     outcome = CompletionHopRule.check(walk.function).map { .failure($0) } ?? .success(walk.function)

@@ -19,6 +19,7 @@ public enum LeaveReason: String, CaseIterable, Sendable, Comparable {
     case completionNeverCalled = "a path never calls the completion"
     case completionTwice = "a path calls the completion twice"
     case completionReordered = "code runs after the completion"
+    case completionNeither = "a path passes neither a value nor an error"
     case completionEscapes = "completion not reached through convertible calls"
     case functionSignature = "signature not convertible"
     case calleeLeftAlone = "calls a function left alone"

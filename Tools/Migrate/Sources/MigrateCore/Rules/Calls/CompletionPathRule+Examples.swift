@@ -100,5 +100,195 @@ extension CompletionPathRule {
                 }
                 """,
             after: .leftAlone(.completionReordered, "ran after the completion")),
+        CallExample(
+            "`guard let value else { return }` in the handler: a path that never calls the completion, left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    describeQuietly(api: api, id: 1) { text, error in
+                        trace.delivered("described \\(text ?? "-") \\(error == nil)")
+                    }
+                }
+
+                func describeQuietly(api: FakeAPI, id: Int, completion: @escaping @Sendable (String?, (any Error)?) -> Void) {
+                    api.fetch(id: id) { text, error in
+                        if let error {
+                            completion(nil, error)
+                            return
+                        }
+                        guard let text else { return }
+                        completion(text, nil)
+                    }
+                }
+                """,
+            after: .leftAlone(.completionNeverCalled, "`return` before calling `completion`")),
+        CallExample(
+            "`if let error { …; return }` that drops the error: a path that never calls the completion, left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    storeQuietly(api: api, trace: trace, text: "a") { error in
+                        trace.delivered("stored \\(error == nil)")
+                    }
+                }
+
+                func storeQuietly(api: FakeAPI, trace: Trace, text: String, completion: @escaping @Sendable ((any Error)?) -> Void) {
+                    api.save(text) { error in
+                        if let error {
+                            trace.failed(error)
+                            return
+                        }
+                        completion(nil)
+                    }
+                }
+                """,
+            after: .leftAlone(.completionNeverCalled, "`return` before calling `completion`")),
+        CallExample(
+            "`[weak self]` with `guard let self else { return }`: a released object never called the completion, left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    let titles = Titles(api: api)
+                    trace.keepAlive(titles)
+                    titles.title { result in
+                        trace.delivered("title \\(result)")
+                    }
+                }
+
+                final class Titles: Sendable {
+                    let api: FakeAPI
+
+                    init(api: FakeAPI) {
+                        self.api = api
+                    }
+
+                    func title(completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+                        api.load(id: 1) { [weak self] result in
+                            guard let self else { return }
+                            switch result {
+                            case .success(let text):
+                                self.api.save(text) { error in
+                                    if let error {
+                                        completion(.failure(error))
+                                        return
+                                    }
+                                    completion(.success(text))
+                                }
+                            case .failure(let error):
+                                completion(.failure(error))
+                            }
+                        }
+                    }
+                }
+                """,
+            after: .leftAlone(.completionNeverCalled, "`return` before calling `completion`")),
+        CallExample(
+            "`completion(nil, nil)`: the async version cannot return neither a value nor an error, left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    describeOrNothing(api: api, id: 1) { text, error in
+                        trace.delivered("described \\(text ?? "-") \\(error == nil)")
+                    }
+                }
+
+                func describeOrNothing(api: FakeAPI, id: Int, completion: @escaping @Sendable (String?, (any Error)?) -> Void) {
+                    api.fetch(id: id) { text, error in
+                        if let error {
+                            completion(nil, error)
+                            return
+                        }
+                        guard let text else {
+                            completion(nil, nil)
+                            return
+                        }
+                        completion(text, nil)
+                    }
+                }
+                """,
+            after: .leftAlone(.completionNeither, "`completion(nil, nil)`")),
+        CallExample(
+            "a `(T?, Error?)` handler passed on: converted, with a note on `(nil, nil)`",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    describePassed(api: api, id: 1) { text, error in
+                        trace.delivered("described \\(text ?? "-") \\(error == nil)")
+                    }
+                }
+
+                func describePassed(api: FakeAPI, id: Int, completion: @escaping @Sendable (String?, (any Error)?) -> Void) {
+                    api.fetch(id: id) { text, error in
+                        completion(text, error)
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) {
+                    describePassed(api: api, id: 1) { text, error in
+                        trace.delivered("described \\(text ?? "-") \\(error == nil)")
+                    }
+                }
+
+                func describePassed(api: FakeAPI, id: Int) async throws -> String {
+                    return try await api.fetch(id: id)
+                }
+
+                /// Completion-handler form of `describePassed(api:id:)`, for callers not migrated yet.
+                @available(*, renamed: "describePassed(api:id:)")
+                func describePassed(api: FakeAPI, id: Int, completion: @escaping @Sendable (String?, (any Error)?) -> Void) {
+                    Future<String> { try await describePassed(api: api, id: id) }.deliver(on: .inline, to: completion)
+                }
+                """),
+            notes: ["`(nil, nil)`"]),
+        CallExample(
+            "`api.save(…)` in `Saver.save`: the receiver's type says it is the API's",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    let saver = Saver(api: api)
+                    trace.keepAlive(saver)
+                    saver.save("a") { error in
+                        trace.delivered("saved \\(error == nil)")
+                    }
+                }
+
+                final class Saver: Sendable {
+                    let api: FakeAPI
+
+                    init(api: FakeAPI) {
+                        self.api = api
+                    }
+
+                    func save(_ text: String, completion: @escaping @Sendable ((any Error)?) -> Void) {
+                        api.save(text) { error in
+                            completion(error)
+                        }
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) {
+                    let saver = Saver(api: api)
+                    trace.keepAlive(saver)
+                    saver.save("a") { error in
+                        trace.delivered("saved \\(error == nil)")
+                    }
+                }
+
+                final class Saver: Sendable {
+                    let api: FakeAPI
+
+                    init(api: FakeAPI) {
+                        self.api = api
+                    }
+
+                    func save(_ text: String) async throws {
+                        try await api.save(text)
+                    }
+
+                    /// Completion-handler form of `save(_:)`, for callers not migrated yet.
+                    @available(*, renamed: "save(_:)")
+                    func save(_ text: String, completion: @escaping @Sendable ((any Error)?) -> Void) {
+                        Future<Void> { try await self.save(text) }.deliver(on: .inline, to: completion)
+                    }
+                }
+                """)),
     ]
 }

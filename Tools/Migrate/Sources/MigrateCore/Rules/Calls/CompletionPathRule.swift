@@ -9,8 +9,9 @@ struct CompletionPathRule: DocumentedFunctionRule {
     static let summary =
         "Each path of the function reaches its completion handler once, as its last action, directly or in the "
         + "handler of a call that has an async counterpart (itself last): the calls become awaits, the handler's "
-        + "calls `return` or `throw`. A path that never calls it, calls it twice, or runs code after it is reported "
-        + "with its line and the function left alone."
+        + "calls `return` or `throw`. A path that never calls it (a `return` in a handler before any call of it, "
+        + "`guard let self else { return }` included), calls it twice, runs code after it, or passes `(nil, nil)` "
+        + "is reported with its line and the function left alone."
 
     /// What the walk needs: the file's text, the counterparts, and the call rules.
     struct Walk {
@@ -198,12 +199,11 @@ struct CompletionPathRule: DocumentedFunctionRule {
             let (name, labels) = CompletionPathRule.nameAndLabels(call)
             let trailing = call.trailingClosure != nil
             let matches = counterparts.entries(name: name, argumentLabels: labels, trailingClosure: trailing)
-            guard let first = matches.first?.0 else {
+            guard !matches.isEmpty else {
                 throw fail(.completionEscapes, call, "`\(name)` has no async counterpart")
             }
-            if var pending = pending(first) {
-                if pending.line == 0, pending.detail != PropagationRule.waiting.detail { pending.line = line(call) }
-                throw pending
+            if let handler = call.trailingClosure ?? call.arguments.last?.expression.as(ClosureExprSyntax.self) {
+                try screen(handler)
             }
             var rewrite = CallRewrite(
                 call: call, file: function.file, line: line(call), context: CallContext(of: call, index: index),
@@ -211,6 +211,11 @@ struct CompletionPathRule: DocumentedFunctionRule {
             rewrite.declaringOwners = counterparts.declaringOwners(
                 name: name, argumentLabels: labels, trailingClosure: trailing)
             rewrite.statement = item
+            rewrite = try receiver(rewrite, name: name)
+            if var pending = pending(rewrite.matches[0].0) {
+                if pending.line == 0, pending.detail != PropagationRule.waiting.detail { pending.line = line(call) }
+                throw pending
+            }
             if let forward = try forwarded(rewrite, indent: indent, atEnd: atEnd) { return forward }
             guard case .proceed(let settled) = planner.planInner(rewrite) else {
                 if case .leave(let reason, let detail) = planner.planInner(rewrite) {
@@ -260,6 +265,56 @@ struct CompletionPathRule: DocumentedFunctionRule {
                 + [indent + "} catch\(binding) {"] + failure + [indent + "}"]
         }
 
+        /// The functions the call reaches by its receiver's type (``ReceiverTypeRule``), before
+        /// one of the module is matched by its name: `api.save(…)` inside `Saver.save` is the
+        /// API's, not itself. A receiver of unknown type is not taken for a type of the module.
+        private func receiver(_ rewrite: CallRewrite, name: String) throws(FunctionLeave) -> CallRewrite {
+            var rewrite = rewrite
+            switch ReceiverTypeRule().decide(rewrite, in: planner.context) {
+            case .leave(let reason, let detail): throw fail(reason, rewrite.call, "`\(name)`: \(detail)")
+            case .proceed(let filtered): rewrite = filtered
+            }
+            if ReceiverType.of(rewrite.call) == .unknown {
+                rewrite.matches.removeAll { match in
+                    match.0.owner != nil && (match.0.kind == .converted || pending(match.0) != nil)
+                }
+                guard !rewrite.matches.isEmpty else {
+                    throw fail(
+                        .receiverUnknown, rewrite.call,
+                        "`\(name)`: the receiver's type is not written, and only a type of the module declares it")
+                }
+            }
+            return rewrite
+        }
+
+        /// A `return` in a handler (outside the closures in it) with no call of the completion
+        /// before it in its block: a path that never calls the completion, whichever rule would
+        /// drop the statement around it (`guard let self else { return }`, `guard let value else
+        /// { return }`).
+        private func screen(_ handler: ClosureExprSyntax) throws(FunctionLeave) {
+            for exit in ReturnFinder.all(in: handler.statements) {
+                guard let item = exit.parent?.as(CodeBlockItemSyntax.self),
+                    let block = item.parent?.as(CodeBlockItemListSyntax.self)
+                else { continue }
+                if !uses(Array(block.prefix { $0.id != item.id }) + [item]) {
+                    throw fail(.completionNeverCalled, exit, "`return` before calling `\(function.completion)`")
+                }
+            }
+        }
+
+        /// `completion(nil, nil)` anywhere in the function, for a `(T?, Error?)` handler: the async
+        /// version returns a value or throws, so that path cannot be kept (its shim would deliver an
+        /// error where the caller got neither).
+        func screenNeither(_ body: CodeBlockSyntax) throws(FunctionLeave) {
+            guard case .optionalValueAndError = function.shape,
+                let call = NeitherFinder.first(in: body, completion: function.completion)
+            else { return }
+            throw fail(
+                .completionNeither, call,
+                "`\(call.trimmedDescription)` passes neither a value nor an error: the async version must return one "
+                    + "or throw")
+        }
+
         /// A handler that passes what it receives to the function's handler, of the same shape
         /// (directly or from a hop to the main queue): `return try await f(…)`.
         private mutating func forwarded(_ rewrite: CallRewrite, indent: String, atEnd: Bool) throws(FunctionLeave)
@@ -278,6 +333,9 @@ struct CompletionPathRule: DocumentedFunctionRule {
             try checkRest(call, item: first, rest: Array(handler.statements.dropFirst()), tail: true)
             function.awaited.append(entry)
             function.notes += settled.notes
+            if case .optionalValueAndError = function.shape {
+                function.notes.append(CompletionPathRule.neitherPassed(entry.displayName))
+            }
             function.hops.append(hop)
             let text = "try await " + writer.callText(settled, entry: entry)
             let statement: [String]
@@ -322,6 +380,13 @@ struct CompletionPathRule: DocumentedFunctionRule {
         "the awaited call's handler receives no error: released uncalled, it now fails the function with "
         + "`AbandonedPromiseError` (before, the completion was never called)"
 
+    /// The note on a `(T?, Error?)` handler passed on as it came.
+    static func neitherPassed(_ callee: String) -> String {
+        "`(nil, nil)` passed on: where `\(callee)` calls its handler with neither a value nor an error, its async "
+            + "form throws `InvalidCallbackError`, which the shim now delivers as `(nil, error)` (before, the "
+            + "completion got `(nil, nil)`)"
+    }
+
     /// `f(…)` or `x.f(…)` as a statement of its own (or `_ = f(…)`).
     static func statementCall(_ item: CodeBlockItemSyntax) -> FunctionCallExprSyntax? {
         if let call = item.item.as(FunctionCallExprSyntax.self) { return call }
@@ -358,20 +423,50 @@ struct CompletionPathRule: DocumentedFunctionRule {
     }
 }
 
-/// The first `return` of a statement, outside the closures in it.
+/// The `return`s of a statement, outside the closures in it.
 private final class ReturnFinder: SyntaxVisitor {
-    var found: ReturnStmtSyntax?
+    var found: [ReturnStmtSyntax] = []
 
     static func first(in node: some SyntaxProtocol) -> ReturnStmtSyntax? {
+        all(in: node).first
+    }
+
+    static func all(in node: some SyntaxProtocol) -> [ReturnStmtSyntax] {
         let finder = ReturnFinder(viewMode: .sourceAccurate)
         finder.walk(node)
         return finder.found
     }
 
     override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
-        if found == nil { found = node }
+        found.append(node)
         return .skipChildren
     }
 
     override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+}
+
+/// The first call `completion(nil, nil)`, closures included.
+private final class NeitherFinder: SyntaxVisitor {
+    let completion: String
+    var found: FunctionCallExprSyntax?
+
+    init(completion: String) {
+        self.completion = completion
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    static func first(in node: some SyntaxProtocol, completion: String) -> FunctionCallExprSyntax? {
+        let finder = NeitherFinder(completion: completion)
+        finder.walk(node)
+        return finder.found
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if found == nil, node.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == completion,
+            node.arguments.count == 2, node.arguments.allSatisfy({ $0.expression.is(NilLiteralExprSyntax.self) })
+        {
+            found = node
+        }
+        return .visitChildren
+    }
 }

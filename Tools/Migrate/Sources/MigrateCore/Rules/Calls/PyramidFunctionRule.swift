@@ -205,8 +205,7 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
                         completion: @escaping @Sendable (Result<String, any Error>) -> Void
                     ) {
                         // Load first.
-                        api.load(id: id) { [weak self] result in
-                            guard let self else { return }
+                        api.load(id: id) { result in
                             switch result {
                             case .success(let text):
                                 guard !text.isEmpty else {
@@ -264,8 +263,7 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
                         Future<String> { try await self.title(of: id) }.deliver(on: .inline, to: completion)
                     }
                 }
-                """),
-            notes: ["object kept alive across the await"]),
+                """)),
         CallExample(
             "a function that returns its handle: left alone",
             before: """
