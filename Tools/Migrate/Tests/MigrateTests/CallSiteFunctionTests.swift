@@ -63,4 +63,39 @@ struct CallSiteFunctionTests {
                 .leftAlone(.completionEscapes, "`completion` is used in `for text in [\"a\"] {`"),
             ])
     }
+
+    @Test("A receiver whose type is not written is not taken for a type of the module: left alone, with the line")
+    func unknownReceiver() throws {
+        let program = """
+            final class Store: Sendable {
+                let api: FakeAPI
+
+                init(api: FakeAPI) {
+                    self.api = api
+                }
+
+                func put(_ text: String, completion: @escaping @Sendable ((any Error)?) -> Void) {
+                    api.save(text) { error in
+                        completion(error)
+                    }
+                }
+            }
+
+            func archive(completion: @escaping @Sendable ((any Error)?) -> Void) {
+                let other = makeStore()
+                other.put("a") { error in
+                    completion(error)
+                }
+            }
+            """
+        let (_, result) = try CallSiteFixtures.rewrite(program)
+        #expect(result.functions.map(\.function) == ["Store.put(_:completion:)", "archive(completion:)"])
+        #expect(result.functions.first.map { if case .converted = $0.outcome { true } else { false } } == true)
+        #expect(result.functions.last?.line == 17)
+        #expect(
+            result.functions.last?.outcome
+                == .leftAlone(
+                    .receiverUnknown,
+                    "`put`: the receiver's type is not written, and only a type of the module declares it"))
+    }
 }
