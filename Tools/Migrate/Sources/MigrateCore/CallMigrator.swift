@@ -76,8 +76,10 @@ public struct CallMigrator: Sendable {
                         outcome = .leftAlone(.handlerPattern, "the call shares its lines with other code")
                     }
                 }
-                entries.append(
-                    CallReportEntry(file: input.path, line: line, function: entry.displayName, outcome: outcome))
+                var reported = CallReportEntry(
+                    file: input.path, line: line, function: entry.displayName, outcome: outcome)
+                reported.callsShim = entry.kind == .converted
+                entries.append(reported)
             }
             edits += writer.fanOutEdits(fanOuts, besides: edits, entries: &entries)
             if !edits.isEmpty {

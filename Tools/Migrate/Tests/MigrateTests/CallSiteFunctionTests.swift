@@ -64,6 +64,39 @@ struct CallSiteFunctionTests {
             ])
     }
 
+    static let store = """
+        func run(api: FakeAPI, trace: Trace) async {
+            store(api: api) { error in
+                trace.delivered("stored \\(error == nil)")
+            }
+        }
+
+        func store(api: FakeAPI, completion: @escaping @Sendable ((any Error)?) -> Void) {
+            api.save("a") { error in
+                completion(error)
+            }
+        }
+        """
+
+    @Test("An async call of a converted function's shim, left alone: the report says that the compiler will warn")
+    func shimCallWarns() throws {
+        let (text, result) = try CallSiteFixtures.rewrite(Self.store)
+        #expect(text.contains("func store(api: FakeAPI) async throws {"))
+        let call = try #require(result.entries.first { $0.line == 2 })
+        #expect(call.warnsAsShimCall, "\(call)")
+        #expect(
+            result.report().contains(
+                "\n  warning: Program.swift:2  this async call of a shim will warn: \"consider using asynchronous"))
+        #expect(
+            result.summary().contains(
+                "  1  async call of a shim left alone, each warns (\"consider using asynchronous alternative function\": "
+                    + "fails -warnings-as-errors):\n      Program.swift:2\n"))
+        // The same call of a function that is not converted gets no warning.
+        let kept = try CallSiteFixtures.rewrite(
+            Self.store.replacingOccurrences(of: "completion(error)", with: "_ = error"))
+        #expect(!kept.result.report().contains("warning:"))
+    }
+
     @Test("A receiver whose type is not written is not taken for a type of the module: left alone, with the line")
     func unknownReceiver() throws {
         let program = """

@@ -45,6 +45,19 @@ public struct CallReportEntry: Sendable, Equatable {
     /// The function called, as the generator's report names it (`Owner.name(labels:)`).
     public var function: String
     public var outcome: CallOutcome
+    /// The function called is one this run converted: the call reaches its shim.
+    public var callsShim = false
+
+    /// A call of a shim left alone in async code: the shim is marked `@available(*, renamed:)`,
+    /// so the compiler warns "consider using asynchronous alternative function" there.
+    public var warnsAsShimCall: Bool {
+        guard callsShim, case .leftAlone(let reason, _) = outcome else { return false }
+        return ![.notAsync, .receiverUnknown, .otherReceiver, .ambiguous].contains(reason)
+    }
+
+    static let shimWarning =
+        "this async call of a shim will warn: \"consider using asynchronous alternative function\" (the shim "
+        + "is marked `@available(*, renamed:)`); a build with -warnings-as-errors fails until the call awaits"
 
     public var description: String {
         switch outcome {
@@ -53,6 +66,7 @@ public struct CallReportEntry: Sendable, Equatable {
                 .joined(separator: "\n")
         case .leftAlone(let reason, let detail):
             "left alone  \(file):\(line)  \(function)  [\(reason.rawValue)] \(detail)"
+                + (warnsAsShimCall ? "\n  warning: \(file):\(line)  \(Self.shimWarning)" : "")
         }
     }
 }
@@ -124,6 +138,13 @@ public struct CallMigrationResult: Sendable {
         for (reason, places) in left.sorted(by: { $0.key < $1.key }) {
             lines.append("  \(places.count)  \(reason.rawValue):")
             lines += Self.rows(places, indent: "      ")
+        }
+        let warned = entries.filter(\.warnsAsShimCall).map { "\($0.file):\($0.line)" }
+        if !warned.isEmpty {
+            lines.append(
+                "  \(warned.count)  async call\(warned.count == 1 ? "" : "s") of a shim left alone, each warns "
+                    + "(\"consider using asynchronous alternative function\": fails -warnings-as-errors):")
+            lines += Self.rows(warned, indent: "      ")
         }
         lines += functionSummary()
         if !notes.isEmpty {
