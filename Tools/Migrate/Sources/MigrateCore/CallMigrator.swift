@@ -34,7 +34,9 @@ public struct CallMigrator: Sendable {
             (input: input, tree: tree, writer: CallSiteWriter(source: input.text, tree: tree, path: input.path))
         }
         // The callback pyramids first, to a fixpoint: the calls that await them follow.
-        let decisions = FunctionPlanner(index: index, options: options).plan(sources, counterparts: &counterparts)
+        let forms = FunctionPlanner.generatedForms(zip(inputs, parsed).filter { Migrator.isGenerated($0.0.path) })
+        let decisions = FunctionPlanner(index: index, options: options).plan(
+            sources, counterparts: &counterparts, generatedForms: forms)
         var files: [EditedFile] = []
         var entries: [CallReportEntry] = []
         for (input, tree, writer) in sources {

@@ -97,6 +97,46 @@ struct CallSiteFunctionTests {
         #expect(!kept.result.report().contains("warning:"))
     }
 
+    @Test("A function whose async form the generator wrote earlier: listed, with what to do")
+    func generatedFormSaysWhy() throws {
+        let program = SourceInput(
+            path: "Sources/App/Store.swift",
+            text: """
+                final class Store: Sendable {
+                    let api: FakeAPI
+
+                    init(api: FakeAPI) {
+                        self.api = api
+                    }
+
+                    func store(completion: @escaping @Sendable ((any Error)?) -> Void) {
+                        api.save("a") { error in
+                            completion(error)
+                        }
+                    }
+                }
+                """)
+        let form = SourceInput(
+            path: "Sources/App/Store+Async.swift",
+            text: """
+                extension Store {
+                    /// Async form of `store(completion:)`.
+                    func store() async throws {
+                    }
+                }
+                """)
+        let result = CallMigrator().migrate([program, form], context: try CallSiteFixtures.api())
+        #expect(result.files.isEmpty)
+        #expect(result.functions.map(\.line) == [8])
+        #expect(
+            result.functions.map(\.outcome) == [
+                .leftAlone(
+                    .generatedForm,
+                    "`Sources/App/Store+Async.swift` holds its async form, so it is not converted: run `calls` before "
+                        + "the generator on the module's own functions, or delete that form and run `calls` again")
+            ])
+    }
+
     @Test("A receiver whose type is not written is not taken for a type of the module: left alone, with the line")
     func unknownReceiver() throws {
         let program = """

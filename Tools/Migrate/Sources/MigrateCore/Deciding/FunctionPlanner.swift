@@ -20,7 +20,7 @@ struct FunctionPlanner {
     /// converted ones.
     func plan(
         _ files: [(input: SourceInput, tree: SourceFileSyntax, writer: CallSiteWriter)],
-        counterparts: inout AsyncCounterparts
+        counterparts: inout AsyncCounterparts, generatedForms: [String: String] = [:]
     ) -> [Decision] {
         let context = RuleContext(index: index, options: options, callSites: CallSites(files: []))
         let planner = CallSitePlanner(context: context)
@@ -38,7 +38,15 @@ struct FunctionPlanner {
                     name: site.name, argumentLabels: site.labels.dropLast(), trailingClosure: true
                 ).first { $0.0.owner == site.context.ownerName && $0.0.labels == site.labels }?.0
                 switch PyramidFunctionRule.decide(site, entry: entry, context: context, file: file.input.path) {
-                case nil: break
+                case nil:
+                    // Its counterpart is a form the generator wrote earlier: said, not silently skipped.
+                    if let entry, let path = generatedForms[Self.formKey(entry)], site.decl.body != nil, !site.isAsync {
+                        let leave = FunctionLeave(
+                            reason: .generatedForm, line: site.line,
+                            detail: "`\(path)` holds its async form, so it is not converted: run `calls` before the "
+                                + "generator on the module's own functions, or delete that form and run `calls` again")
+                        decisions.append(Decision(entry: Self.entry(site, file.input.path, leave), edit: nil))
+                    }
                 case .success(let rewrite): candidates.append((rewrite, file.writer))
                 case .failure(let leave):
                     decisions.append(Decision(entry: Self.entry(site, file.input.path, leave), edit: nil))
@@ -102,6 +110,31 @@ struct FunctionPlanner {
             decisions.append(Decision(entry: Self.entry(rewrite.site, rewrite.file, leave), edit: nil))
         }
         return decisions.sorted { ($0.entry.file, $0.entry.line) < ($1.entry.file, $1.entry.line) }
+    }
+
+    /// The async functions of the form files this tool wrote (`+Async.swift`), by
+    /// `Owner.name(labels:)`, with the file's path.
+    static func generatedForms(_ files: some Sequence<(SourceInput, SourceFileSyntax)>) -> [String: String] {
+        var forms: [String: String] = [:]
+        for (input, tree) in files {
+            var walker = DeclarationWalker()
+            walker.onFunction = { decl, context in
+                guard decl.signature.effectSpecifiers?.asyncSpecifier != nil else { return }
+                let labels = Parameter.list(decl.signature.parameterClause).map(\.label)
+                forms[formKey(owner: context.ownerName, name: decl.name.text, labels: labels)] = input.path
+            }
+            walker.walk(tree)
+        }
+        return forms
+    }
+
+    /// The key of the async counterpart `entry` names.
+    private static func formKey(_ entry: AsyncCounterparts.Entry) -> String {
+        formKey(owner: entry.owner, name: entry.asyncName, labels: entry.kept.map { entry.parameters[$0].label })
+    }
+
+    private static func formKey(owner: String?, name: String, labels: [String?]) -> String {
+        (owner.map { $0 + "." } ?? "") + selector(name, labels)
     }
 
     private static func entry(_ site: FunctionSite, _ file: String, _ leave: FunctionLeave) -> FunctionReportEntry {

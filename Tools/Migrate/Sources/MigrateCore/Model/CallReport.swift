@@ -23,6 +23,7 @@ public enum LeaveReason: String, CaseIterable, Sendable, Comparable {
     case completionEscapes = "completion not reached through convertible calls"
     case functionSignature = "signature not convertible"
     case calleeLeftAlone = "calls a function left alone"
+    case generatedForm = "has a form the generator wrote"
     case dispatchGroup = "DispatchGroup fan-out"
 
     public static func < (lhs: LeaveReason, rhs: LeaveReason) -> Bool {
