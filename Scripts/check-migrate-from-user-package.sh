@@ -9,8 +9,9 @@
 # package, exactly as documented:
 #   swift package resolve
 #   swift run --package-path .build/checkouts/FutureBridge/Tools/Migrate \
-#       --scratch-path .build/futurebridge-migrate futurebridge-migrate Sources/App --write
-#   (the same) futurebridge-migrate calls Sources/App --write
+#       --scratch-path .build/futurebridge-migrate futurebridge-migrate calls Sources/App --write
+#   (the same) futurebridge-migrate Sources/App --write
+# (`calls` first: the module's own callback pyramids are converted before forms exist.)
 # and checks that the async form was written, that the call site now awaits it, and that
 # the package builds in Swift 6 mode with warnings as errors.
 #
@@ -100,8 +101,8 @@ run swift package resolve
 run swift build -Xswiftc -warnings-as-errors  # the package as it is today compiles
 tool=(swift run --package-path .build/checkouts/FutureBridge/Tools/Migrate
     --scratch-path .build/futurebridge-migrate futurebridge-migrate)
-run "${tool[@]}" Sources/App --write
 run "${tool[@]}" calls Sources/App --write
+run "${tool[@]}" Sources/App --write
 run swift build -Xswiftc -warnings-as-errors
 
 if [[ ! -f Sources/App/Catalog+Async.swift ]]; then
