@@ -152,6 +152,14 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await PyramidFunctionRule3.Before().run(api: $0, trace: $1) },
         after: { await PyramidFunctionRule3.After().run(api: $0, trace: $1) }, waitsForShim: true),
     CallSiteProgram(
+        name: "PyramidFunctionRule: @MainActor function, `(T?, Error?)` handler not @Sendable: called from a main-actor task",
+        before: { await PyramidFunctionRule4.Before().run(api: $0, trace: $1) },
+        after: { await PyramidFunctionRule4.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
+        name: "PyramidFunctionRule: @MainActor function, `(Error?)` handler not @Sendable: called from a main-actor task",
+        before: { await PyramidFunctionRule5.Before().run(api: $0, trace: $1) },
+        after: { await PyramidFunctionRule5.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
         name: "CompletionPathRule: failure code that does more than pass the error on: a do/catch around the await",
         before: { CompletionPathRule1.Before().run(api: $0, trace: $1) },
         after: { CompletionPathRule1.After().run(api: $0, trace: $1) }, waitsForShim: true),
@@ -1471,6 +1479,103 @@ enum PyramidFunctionRule3 {
                     } catch {
                         completion(.failure(error))
                     }
+                }
+            }
+        }
+    }
+}
+
+enum PyramidFunctionRule4 {
+    struct Before {
+        @MainActor func run(api: FakeAPI, trace: Trace) {
+            showTitle(api: api, id: 1) { text, error in
+                trace.delivered("title \(String(describing: text)) \(String(describing: error))")
+            }
+        }
+
+        @MainActor func showTitle(api: FakeAPI, id: Int, completion: @escaping (String?, (any Error)?) -> Void) {
+            api.show(id: id) { result in
+                switch result {
+                case .success(let text):
+                    completion(text, nil)
+                case .failure(let error):
+                    completion(nil, error)
+                }
+            }
+        }
+    }
+
+    struct After {
+        @MainActor func run(api: FakeAPI, trace: Trace) {
+            showTitle(api: api, id: 1) { text, error in
+                trace.delivered("title \(String(describing: text)) \(String(describing: error))")
+            }
+        }
+
+        @MainActor
+        func showTitle(api: FakeAPI, id: Int) async throws -> String {
+            let text = try await api.show(id: id)
+            return text
+        }
+
+        /// Completion-handler form of `showTitle(api:id:)`, for callers not migrated yet.
+        @available(*, renamed: "showTitle(api:id:)")
+        @MainActor
+        func showTitle(api: FakeAPI, id: Int, completion: @escaping (String?, (any Error)?) -> Void) {
+            Task {
+                do {
+                    let value = try await showTitle(api: api, id: id)
+                    completion(value, nil)
+                } catch {
+                    completion(nil, error)
+                }
+            }
+        }
+    }
+}
+
+enum PyramidFunctionRule5 {
+    struct Before {
+        @MainActor func run(api: FakeAPI, trace: Trace) {
+            touch(api: api, id: 1) { error in
+                trace.delivered("touched \(String(describing: error))")
+            }
+        }
+
+        @MainActor func touch(api: FakeAPI, id: Int, completion: @escaping ((any Error)?) -> Void) {
+            api.show(id: id) { result in
+                switch result {
+                case .success:
+                    completion(nil)
+                case .failure(let error):
+                    completion(error)
+                }
+            }
+        }
+    }
+
+    struct After {
+        @MainActor func run(api: FakeAPI, trace: Trace) {
+            touch(api: api, id: 1) { error in
+                trace.delivered("touched \(String(describing: error))")
+            }
+        }
+
+        @MainActor
+        func touch(api: FakeAPI, id: Int) async throws {
+            _ = try await api.show(id: id)
+        }
+
+        /// Completion-handler form of `touch(api:id:)`, for callers not migrated yet.
+        @available(*, renamed: "touch(api:id:)")
+        @MainActor
+        func touch(api: FakeAPI, id: Int, completion: @escaping ((any Error)?) -> Void) {
+            Task {
+                do {
+                    try await touch(api: api, id: id)
+                    completion(nil)
+                } catch {
+                    completion(error)
                 }
             }
         }

@@ -35,7 +35,7 @@ struct CallSiteIsolationCompileTests {
     /// The rewritten function examples whose shim is a task, as the tool writes them now.
     static func programs() throws -> [(name: String, text: String)] {
         try FunctionRuleCatalog.examples.compactMap { rule, example in
-            guard case .rewritten(let expected) = example.after, expected.contains("        Task {") else { return nil }
+            guard case .rewritten(let expected) = example.after, expected.contains("Task {") else { return nil }
             return ("\(rule): \(example.name)", try CallSiteFixtures.rewrite(example.before).text)
         }
     }
@@ -81,7 +81,7 @@ struct CallSiteIsolationCompileTests {
     @Test("A detached task in the shim does not compile", .enabled(if: built))
     func detachedFails() throws {
         let program = try #require(try Self.programs().first)
-        let detached = program.text.replacingOccurrences(of: "        Task {", with: "        Task.detached {")
+        let detached = program.text.replacingOccurrences(of: "Task {", with: "Task.detached {")
         let result = try Self.compile(detached, flags: [])
         #expect(result.status != 0)
         #expect(result.output.contains("data race"), "\(result.output)")

@@ -516,6 +516,101 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
                 """),
             notes: ["a task isolated to `@MainActor`"]),
         CallExample(
+            "@MainActor function, `(T?, Error?)` handler not @Sendable: called from a main-actor task",
+            before: """
+                @MainActor func run(api: FakeAPI, trace: Trace) {
+                    showTitle(api: api, id: 1) { text, error in
+                        trace.delivered("title \\(String(describing: text)) \\(String(describing: error))")
+                    }
+                }
+
+                @MainActor func showTitle(api: FakeAPI, id: Int, completion: @escaping (String?, (any Error)?) -> Void) {
+                    api.show(id: id) { result in
+                        switch result {
+                        case .success(let text):
+                            completion(text, nil)
+                        case .failure(let error):
+                            completion(nil, error)
+                        }
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                @MainActor func run(api: FakeAPI, trace: Trace) {
+                    showTitle(api: api, id: 1) { text, error in
+                        trace.delivered("title \\(String(describing: text)) \\(String(describing: error))")
+                    }
+                }
+
+                @MainActor
+                func showTitle(api: FakeAPI, id: Int) async throws -> String {
+                    let text = try await api.show(id: id)
+                    return text
+                }
+
+                /// Completion-handler form of `showTitle(api:id:)`, for callers not migrated yet.
+                @available(*, renamed: "showTitle(api:id:)")
+                @MainActor
+                func showTitle(api: FakeAPI, id: Int, completion: @escaping (String?, (any Error)?) -> Void) {
+                    Task {
+                        do {
+                            let value = try await showTitle(api: api, id: id)
+                            completion(value, nil)
+                        } catch {
+                            completion(nil, error)
+                        }
+                    }
+                }
+                """)),
+        CallExample(
+            "@MainActor function, `(Error?)` handler not @Sendable: called from a main-actor task",
+            before: """
+                @MainActor func run(api: FakeAPI, trace: Trace) {
+                    touch(api: api, id: 1) { error in
+                        trace.delivered("touched \\(String(describing: error))")
+                    }
+                }
+
+                @MainActor func touch(api: FakeAPI, id: Int, completion: @escaping ((any Error)?) -> Void) {
+                    api.show(id: id) { result in
+                        switch result {
+                        case .success:
+                            completion(nil)
+                        case .failure(let error):
+                            completion(error)
+                        }
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                @MainActor func run(api: FakeAPI, trace: Trace) {
+                    touch(api: api, id: 1) { error in
+                        trace.delivered("touched \\(String(describing: error))")
+                    }
+                }
+
+                @MainActor
+                func touch(api: FakeAPI, id: Int) async throws {
+                    _ = try await api.show(id: id)
+                }
+
+                /// Completion-handler form of `touch(api:id:)`, for callers not migrated yet.
+                @available(*, renamed: "touch(api:id:)")
+                @MainActor
+                func touch(api: FakeAPI, id: Int, completion: @escaping ((any Error)?) -> Void) {
+                    Task {
+                        do {
+                            try await touch(api: api, id: id)
+                            completion(nil)
+                        } catch {
+                            completion(error)
+                        }
+                    }
+                }
+                """)),
+        CallExample(
             "an actor's method whose handler, not @Sendable, ran on the main queue: the shim's task would not, left alone",
             before: """
                 func run(api: FakeAPI, trace: Trace) async {
