@@ -152,11 +152,11 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await PyramidFunctionRule3.Before().run(api: $0, trace: $1) },
         after: { await PyramidFunctionRule3.After().run(api: $0, trace: $1) }, waitsForShim: true),
     CallSiteProgram(
-        name: "PyramidFunctionRule: @MainActor function, `(T?, Error?)` handler not @Sendable: called from a main-actor task",
+        name: "PyramidFunctionRule: @MainActor function, `(T?, Error?)` handler not @Sendable: a main-actor task",
         before: { await PyramidFunctionRule4.Before().run(api: $0, trace: $1) },
         after: { await PyramidFunctionRule4.After().run(api: $0, trace: $1) }, waitsForShim: true),
     CallSiteProgram(
-        name: "PyramidFunctionRule: @MainActor function, `(Error?)` handler not @Sendable: called from a main-actor task",
+        name: "PyramidFunctionRule: @MainActor function, `(Error?)` handler not @Sendable: a main-actor task",
         before: { await PyramidFunctionRule5.Before().run(api: $0, trace: $1) },
         after: { await PyramidFunctionRule5.After().run(api: $0, trace: $1) }, waitsForShim: true),
     CallSiteProgram(

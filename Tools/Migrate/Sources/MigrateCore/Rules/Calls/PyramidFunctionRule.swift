@@ -516,7 +516,7 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
                 """),
             notes: ["a task isolated to `@MainActor`"]),
         CallExample(
-            "@MainActor function, `(T?, Error?)` handler not @Sendable: called from a main-actor task",
+            "@MainActor function, `(T?, Error?)` handler not @Sendable: a main-actor task",
             before: """
                 @MainActor func run(api: FakeAPI, trace: Trace) {
                     showTitle(api: api, id: 1) { text, error in
@@ -564,7 +564,7 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
                 }
                 """)),
         CallExample(
-            "@MainActor function, `(Error?)` handler not @Sendable: called from a main-actor task",
+            "@MainActor function, `(Error?)` handler not @Sendable: a main-actor task",
             before: """
                 @MainActor func run(api: FakeAPI, trace: Trace) {
                     touch(api: api, id: 1) { error in
