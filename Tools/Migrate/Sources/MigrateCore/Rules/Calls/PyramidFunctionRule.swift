@@ -42,9 +42,12 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
         // it from a task that inherits it, which only an isolated function has.
         let isolation = closure.attributes.contains("@Sendable") ? nil : isolation(of: site)
         if !closure.attributes.contains("@Sendable"), isolation == nil {
+            let crossing = queueCall(handing: handler.name, in: site.decl).map {
+                "; the body already hands it to `\($0)`, which only Swift 5 mode accepts"
+            }
             return leave(
                 "the handler is not `@Sendable` and the function is not isolated to an actor: "
-                    + "the shim's task could not call it")
+                    + "the shim's task could not call it" + (crossing ?? ""))
         }
         let value: TypeSyntax?
         switch entry.shape {
@@ -99,6 +102,25 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
         guard site.isIsolated else { return nil }
         if let actor = site.globalActor { return "`\(actor)`" }
         return site.context.ownerName.map { "the actor `\(SourceIndex.lastComponent($0))`" } ?? "its actor"
+    }
+
+    /// The queue call (`callbackQueue.async`, `asyncAfter`) whose closure or arguments use
+    /// `handler`: the body already sends the handler to another thread, unchecked.
+    static func queueCall(handing handler: String, in decl: FunctionDeclSyntax) -> String? {
+        guard let body = decl.body else { return nil }
+        for token in body.tokens(viewMode: .sourceAccurate) where token.tokenKind == .identifier(handler) {
+            var node = token.parent
+            while let current = node, current.id != decl.id {
+                if let call = current.as(FunctionCallExprSyntax.self),
+                    let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+                    ["async", "asyncAfter"].contains(member.declName.baseName.text), let base = member.base
+                {
+                    return base.trimmedDescription + "." + member.declName.baseName.text
+                }
+                node = current.parent
+            }
+        }
+        return nil
     }
 
     /// Why a shim's task cannot deliver where the function did: the handler was called on the
@@ -650,5 +672,25 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
                 }
                 """,
             after: .leftAlone(.functionSignature, "not isolated to an actor")),
+        CallExample(
+            "a handler that is not @Sendable, called from `queue.async` in a function with no actor: left alone, said so",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    title(api: api, callbackQueue: .main) { result in
+                        trace.delivered("\\(result)")
+                    }
+                }
+
+                func title(
+                    api: FakeAPI, callbackQueue: DispatchQueue, completion: @escaping (Result<String, any Error>) -> Void
+                ) {
+                    api.load(id: 1) { result in
+                        callbackQueue.async {
+                            completion(result)
+                        }
+                    }
+                }
+                """,
+            after: .leftAlone(.functionSignature, "the body already hands it to `callbackQueue.async`")),
     ]
 }
