@@ -98,6 +98,22 @@ extension FakeAPI {
         }
     }
 
+    /// Async form of `show(id:completion:)`.
+    ///
+    /// Shows a text: a main-actor handler, called on the main queue.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func show(id: Int) async throws -> String {
+        try await withPromise(of: String.self) { promise in
+            show(id: id, completion: promise.resolve)
+        }
+    }
+
     /// Async form of `measure(_:completion:)`.
     ///
     /// Measures a text: a handler with a value and no error (`.error` delivers a value all the same).

@@ -182,6 +182,15 @@ public final class FakeAPI: @unchecked Sendable {
         }
     }
 
+    /// Shows a text: a main-actor handler, called on the main queue.
+    public func show(id: Int, completion: @escaping @MainActor (Result<String, any Error>) -> Void) {
+        start("show(\(id))", task: nil) { [callbacks] value in
+            DispatchQueue.main.async(group: callbacks) {
+                MainActor.assumeIsolated { completion(value.map { .success($0) } ?? .failure(FakeError())) }
+            }
+        }
+    }
+
     /// Measures a text: a handler with a value and no error (`.error` delivers a value all the same).
     public func measure(_ text: String, completion: @escaping @Sendable (Int) -> Void) {
         start("measure(\(text))", task: nil, canFail: false) { value in completion(value?.count ?? 0) }

@@ -148,6 +148,18 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { PyramidFunctionRule2.Before().run(api: $0, trace: $1) },
         after: { PyramidFunctionRule2.After().run(api: $0, trace: $1) }, waitsForShim: true),
     CallSiteProgram(
+        name: "PyramidFunctionRule: @MainActor method, handler not @Sendable: called from a task on the main actor",
+        before: { await PyramidFunctionRule3.Before().run(api: $0, trace: $1) },
+        after: { await PyramidFunctionRule3.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
+        name: "PyramidFunctionRule: @MainActor function, `(T?, Error?)` handler not @Sendable: a main-actor task",
+        before: { await PyramidFunctionRule4.Before().run(api: $0, trace: $1) },
+        after: { await PyramidFunctionRule4.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
+        name: "PyramidFunctionRule: @MainActor function, `(Error?)` handler not @Sendable: a main-actor task",
+        before: { await PyramidFunctionRule5.Before().run(api: $0, trace: $1) },
+        after: { await PyramidFunctionRule5.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
         name: "CompletionPathRule: failure code that does more than pass the error on: a do/catch around the await",
         before: { CompletionPathRule1.Before().run(api: $0, trace: $1) },
         after: { CompletionPathRule1.After().run(api: $0, trace: $1) }, waitsForShim: true),
@@ -1402,6 +1414,176 @@ enum PyramidFunctionRule2 {
             @available(*, renamed: "title(of:)")
             func title(of id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
                 Future<String> { try await self.title(of: id) }.deliver(on: .inline, to: completion)
+            }
+        }
+    }
+}
+
+enum PyramidFunctionRule3 {
+    struct Before {
+        @MainActor func run(api: FakeAPI, trace: Trace) {
+            let titles = Titles(api: api)
+            titles.title(of: 1) { result in
+                trace.delivered("title \(result)")
+            }
+        }
+
+        /// Shows titles.
+        @MainActor final class Titles {
+            let api: FakeAPI
+
+            init(api: FakeAPI) {
+                self.api = api
+            }
+
+            /// The title of `id`.
+            ///
+            /// - Parameter completion: Called once, on the main actor.
+            func title(of id: Int, completion: @escaping (Result<String, any Error>) -> Void) {
+                api.show(id: id) { result in
+                    switch result {
+                    case .success(let text):
+                        completion(.success(text.uppercased()))
+                    case .failure(let error):
+                        completion(.failure(error))
+                    }
+                }
+            }
+        }
+    }
+
+    struct After {
+        @MainActor func run(api: FakeAPI, trace: Trace) {
+            let titles = Titles(api: api)
+            titles.title(of: 1) { result in
+                trace.delivered("title \(result)")
+            }
+        }
+
+        /// Shows titles.
+        @MainActor final class Titles {
+            let api: FakeAPI
+
+            init(api: FakeAPI) {
+                self.api = api
+            }
+
+            /// The title of `id`.
+            func title(of id: Int) async throws -> String {
+                let text = try await api.show(id: id)
+                return text.uppercased()
+            }
+
+            /// Completion-handler form of `title(of:)`, for callers not migrated yet.
+            ///
+            /// - Parameter completion: Called once, on the main actor.
+            @available(*, renamed: "title(of:)")
+            func title(of id: Int, completion: @escaping (Result<String, any Error>) -> Void) {
+                Task {
+                    do {
+                        let value = try await self.title(of: id)
+                        completion(.success(value))
+                    } catch {
+                        completion(.failure(error))
+                    }
+                }
+            }
+        }
+    }
+}
+
+enum PyramidFunctionRule4 {
+    struct Before {
+        @MainActor func run(api: FakeAPI, trace: Trace) {
+            showTitle(api: api, id: 1) { text, error in
+                trace.delivered("title \(String(describing: text)) \(String(describing: error))")
+            }
+        }
+
+        @MainActor func showTitle(api: FakeAPI, id: Int, completion: @escaping (String?, (any Error)?) -> Void) {
+            api.show(id: id) { result in
+                switch result {
+                case .success(let text):
+                    completion(text, nil)
+                case .failure(let error):
+                    completion(nil, error)
+                }
+            }
+        }
+    }
+
+    struct After {
+        @MainActor func run(api: FakeAPI, trace: Trace) {
+            showTitle(api: api, id: 1) { text, error in
+                trace.delivered("title \(String(describing: text)) \(String(describing: error))")
+            }
+        }
+
+        @MainActor
+        func showTitle(api: FakeAPI, id: Int) async throws -> String {
+            let text = try await api.show(id: id)
+            return text
+        }
+
+        /// Completion-handler form of `showTitle(api:id:)`, for callers not migrated yet.
+        @available(*, renamed: "showTitle(api:id:)")
+        @MainActor
+        func showTitle(api: FakeAPI, id: Int, completion: @escaping (String?, (any Error)?) -> Void) {
+            Task {
+                do {
+                    let value = try await showTitle(api: api, id: id)
+                    completion(value, nil)
+                } catch {
+                    completion(nil, error)
+                }
+            }
+        }
+    }
+}
+
+enum PyramidFunctionRule5 {
+    struct Before {
+        @MainActor func run(api: FakeAPI, trace: Trace) {
+            touch(api: api, id: 1) { error in
+                trace.delivered("touched \(String(describing: error))")
+            }
+        }
+
+        @MainActor func touch(api: FakeAPI, id: Int, completion: @escaping ((any Error)?) -> Void) {
+            api.show(id: id) { result in
+                switch result {
+                case .success:
+                    completion(nil)
+                case .failure(let error):
+                    completion(error)
+                }
+            }
+        }
+    }
+
+    struct After {
+        @MainActor func run(api: FakeAPI, trace: Trace) {
+            touch(api: api, id: 1) { error in
+                trace.delivered("touched \(String(describing: error))")
+            }
+        }
+
+        @MainActor
+        func touch(api: FakeAPI, id: Int) async throws {
+            _ = try await api.show(id: id)
+        }
+
+        /// Completion-handler form of `touch(api:id:)`, for callers not migrated yet.
+        @available(*, renamed: "touch(api:id:)")
+        @MainActor
+        func touch(api: FakeAPI, id: Int, completion: @escaping ((any Error)?) -> Void) {
+            Task {
+                do {
+                    try await touch(api: api, id: id)
+                    completion(nil)
+                } catch {
+                    completion(error)
+                }
             }
         }
     }

@@ -31,13 +31,16 @@ enum CallSiteFixtures {
             counts[rule, default: 0] += 1
             let name = "\(rule)\(counts[rule]!)"
             let after = try rewrite(example.before).text
-            // An XCTest-style program is synchronous before, `async throws` after.
-            let before = example.before.contains("func run(api: FakeAPI, trace: Trace) async") ? "await " : ""
+            // An XCTest-style program is synchronous before, `async throws` after; a main-actor
+            // program's synchronous `run` is awaited from the harness.
+            let mainActor = example.before.contains("@MainActor func run(") ? "await " : ""
+            let before = example.before.contains("func run(api: FakeAPI, trace: Trace) async") ? "await " : mainActor
+            let isAsync = after.contains("func run(api: FakeAPI, trace: Trace) async")
             let awaited =
                 after.contains("func run(api: FakeAPI, trace: Trace) async throws")
-                ? "_ = try? await " : after.contains("func run(api: FakeAPI, trace: Trace) async") ? "await " : ""
+                ? "_ = try? await " : isAsync ? "await " : mainActor
             // A synchronous caller of a shim: the harness waits for its handler.
-            let shim = awaited.isEmpty && after.contains("trace.delivered(") ? ", waitsForShim: true" : ""
+            let shim = !isAsync && after.contains("trace.delivered(") ? ", waitsForShim: true" : ""
             registry.append(
                 """
                     CallSiteProgram(

@@ -68,7 +68,9 @@ struct FunctionPlanner {
                     if let body = rewrite.decl.body { try walk.screenNeither(body) }
                     walk.function.body = try walk.path(
                         Array(rewrite.decl.body?.statements ?? []), indent: "", tail: true, atEnd: true, bound: [])
-                    outcome = CompletionHopRule.check(walk.function).map { .failure($0) } ?? .success(walk.function)
+                    outcome =
+                        (CompletionHopRule.check(walk.function) ?? PyramidFunctionRule.checkTaskDelivery(walk.function))
+                        .map { .failure($0) } ?? .success(walk.function)
                 } catch {
                     outcome = .failure(error)
                 }

@@ -155,14 +155,18 @@ struct FunctionSite {
 
     /// Whether the function runs on an actor: a global actor of its own or of its owners
     /// (declaration or extension), or an actor's instance method; `nonisolated` says not.
-    var isIsolated: Bool {
-        if isNonisolated { return false }
-        if index.globalActorAttribute(decl.attributes) != nil || isActorInstanceMethod { return true }
+    var isIsolated: Bool { !isNonisolated && (globalActor != nil || isActorInstanceMethod) }
+
+    /// The global actor the function runs on (`@MainActor`): its own or its owners'
+    /// (declaration or extension); nil for none, or when it is `nonisolated`.
+    var globalActor: String? {
+        if isNonisolated { return nil }
+        if let actor = index.globalActorAttribute(decl.attributes) { return actor }
         for owner in context.owners {
-            if index.globalActorAttribute(owner.attributes) != nil { return true }
-            if let info = index.typeInfo(owner.qualifiedName), info.globalActor != nil { return true }
+            if let actor = index.globalActorAttribute(owner.attributes) { return actor }
+            if let actor = index.typeInfo(owner.qualifiedName)?.globalActor { return actor }
         }
-        return false
+        return nil
     }
 
     // MARK: Calls

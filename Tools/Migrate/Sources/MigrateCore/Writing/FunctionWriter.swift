@@ -69,11 +69,17 @@ extension CallSiteWriter {
         let call =
             "try await " + receiver + site.name + "("
             + site.parameters.dropLast().map(\.argument).joined(separator: ", ") + ")"
-        let future = "Future<\(function.valueType ?? "Void")>"
-        let delivery = ".deliver(on: \(function.deliversOnMain ? ".main" : ".inline"), to: \(function.completion))"
-        var body = ["\(future) { \(call) }\(delivery)"]
-        if indent.count + 4 + body[0].count > CallText.lineLength {
-            body = ["\(future) {", "    \(call)", "}", delivery]
+        var body: [String]
+        if function.taskIsolation != nil {
+            body = taskShim(function, call: call)
+        } else {
+            let future = "Future<\(function.valueType ?? "Void")>"
+            let delivery =
+                ".deliver(on: \(function.deliversOnMain ? ".main" : ".inline"), to: \(function.completion))"
+            body = ["\(future) { \(call) }\(delivery)"]
+            if indent.count + 4 + body[0].count > CallText.lineLength {
+                body = ["\(future) {", "    \(call)", "}", delivery]
+            }
         }
         let shim = DeclarationText(
             documentation: ["Completion-handler form of `\(selector)`, for callers not migrated yet."]
@@ -84,6 +90,31 @@ extension CallSiteWriter {
         let text = asyncLines + [""] + shim.lines(indent: indent.count)
         return LineEdit(
             first: (docLine ?? start.line) - 1, last: end.line - 1, lines: text.map { $0.isEmpty ? "" : indent + $0 })
+    }
+
+    /// The shim of an isolated function whose handler is not `@Sendable`: a task that
+    /// inherits the function's isolation awaits the async version and calls the handler
+    /// there, once, with the value or the error.
+    private func taskShim(_ function: FunctionRewrite, call: String) -> [String] {
+        let handler = function.completion
+        let names = Set(function.site.parameters.map(\.name))
+        let value = ["value", "result", "output"].first { !names.contains($0) } ?? "value_"
+        let (awaited, success, failure): (String, String, String)
+        switch function.shape {
+        case .optionalValueAndError:
+            (awaited, success, failure) = (
+                "let \(value) = " + call, "\(handler)(\(value), nil)", "\(handler)(nil, error)"
+            )
+        case .errorOnly:
+            (awaited, success, failure) = (call, "\(handler)(nil)", "\(handler)(error)")
+        default:
+            (awaited, success, failure) =
+                function.valueType == nil
+                ? (call, "\(handler)(.success(()))", "\(handler)(.failure(error))")
+                : ("let \(value) = " + call, "\(handler)(.success(\(value)))", "\(handler)(.failure(error))")
+        }
+        let body = ["do {", "    " + awaited, "    " + success, "} catch {", "    " + failure, "}"]
+        return ["Task {"] + body.map { "    " + $0 } + ["}"]
     }
 
     /// The line of the first `///` comment before `decl`, when every line from there to the

@@ -12,6 +12,9 @@ struct FunctionRewrite {
     var shape: HandlerShape
     /// What the async version returns; nil for nothing.
     var valueType: String?
+    /// The isolation of a shim that calls a handler that is not `@Sendable` from a task
+    /// inheriting it (`@MainActor`); nil for a shim that delivers through a `Future`.
+    var taskIsolation: String?
 
     /// Settled by ``CompletionPathRule``: for each call of the handler, whether it was made
     /// from a hop to the main queue (``CompletionHopRule``).

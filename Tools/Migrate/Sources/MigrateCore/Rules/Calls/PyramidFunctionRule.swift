@@ -1,15 +1,18 @@
 import SwiftSyntax
 
-/// A synchronous function whose last parameter is an escaping `@Sendable` completion
-/// handler (`Result`, `(T?, Error?)` or `(Error?)`), that returns nothing, and whose
-/// arguments and `self` are `Sendable`: it may get an async version, its old signature a
-/// shim over it (``CompletionPathRule`` then decides from its body).
+/// A synchronous function whose last parameter is an escaping completion handler
+/// (`Result`, `(T?, Error?)` or `(Error?)`), `@Sendable` unless the function is isolated to
+/// an actor, that returns nothing, and whose arguments and `self` are `Sendable`: it may get
+/// an async version, its old signature a shim over it (``CompletionPathRule`` then decides
+/// from its body). The shim of a handler that is not `@Sendable` calls it from a task that
+/// inherits the function's isolation.
 struct PyramidFunctionRule: DocumentedFunctionRule {
     static let summary =
-        "A synchronous function returning nothing, whose last parameter is an escaping `@Sendable` `Result`, "
-        + "`(T?, Error?)` or `(Error?)` handler, with `Sendable` arguments and `self`: its async version keeps the "
-        + "other parameters, and its old signature becomes a shim (`Future { try await … }.deliver(on:to:)`) "
-        + "marked `@available(*, renamed:)`."
+        "A synchronous function returning nothing, whose last parameter is an escaping `Result`, `(T?, Error?)` "
+        + "or `(Error?)` handler (`@Sendable` unless the function is isolated to an actor), with `Sendable` "
+        + "arguments and `self`: its async version keeps the other parameters, and its old signature becomes a "
+        + "shim (`Future { try await … }.deliver(on:to:)`, or a `Task { }` in the function's isolation for a "
+        + "handler that is not `@Sendable`) marked `@available(*, renamed:)`."
 
     /// nil when the function is not a candidate (no body, async, no handler last, or an async
     /// counterpart of its own already); else the rewrite to settle, or why it is left alone.
@@ -32,8 +35,19 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
         }
         if site.isThrowing || site.isMutating { return leave("throws or is mutating") }
         if let why = overridable(site.decl) ?? bridged(site.decl) ?? deferred(site.decl) { return leave(why) }
-        guard closure.isEscaping, !closure.isOptional, closure.attributes.contains("@Sendable") else {
-            return leave("the handler is not an escaping `@Sendable` closure: the shim's task cannot call it")
+        guard closure.isEscaping, !closure.isOptional else {
+            return leave("the handler is not an escaping closure: the shim's task cannot call it")
+        }
+        // A handler that is not `@Sendable` stays in the function's isolation: the shim calls
+        // it from a task that inherits it, which only an isolated function has.
+        let isolation = closure.attributes.contains("@Sendable") ? nil : isolation(of: site)
+        if !closure.attributes.contains("@Sendable"), isolation == nil {
+            let crossing = queueCall(handing: handler.name, in: site.decl).map {
+                "; the body already hands it to `\($0)`, which only Swift 5 mode accepts"
+            }
+            return leave(
+                "the handler is not `@Sendable` and the function is not isolated to an actor: "
+                    + "the shim's task could not call it" + (crossing ?? ""))
         }
         let value: TypeSyntax?
         switch entry.shape {
@@ -70,11 +84,57 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
         }
         var rewrite = FunctionRewrite(
             decl: site.decl, site: site, file: file, line: site.line, completion: handler.name,
-            shape: entry.shape, valueType: valueType)
+            shape: entry.shape, valueType: valueType, taskIsolation: isolation)
         rewrite.notes.append(
             "the shim starts the async version in a task: the function's code, its first call included, now runs "
                 + "after the shim returns (two shim calls in a row may reach the API in either order)")
+        if let isolation {
+            rewrite.notes.append(
+                "the handler is not `@Sendable`: the shim calls it from a task isolated to \(isolation), "
+                    + "the function's isolation")
+        }
         return .success(rewrite)
+    }
+
+    /// The function's isolation as the report names it (`@MainActor`, `the actor Store`), or
+    /// nil when it has none.
+    static func isolation(of site: FunctionSite) -> String? {
+        guard site.isIsolated else { return nil }
+        if let actor = site.globalActor { return "`\(actor)`" }
+        return site.context.ownerName.map { "the actor `\(SourceIndex.lastComponent($0))`" } ?? "its actor"
+    }
+
+    /// The queue call (`callbackQueue.async`, `asyncAfter`) whose closure or arguments use
+    /// `handler`: the body already sends the handler to another thread, unchecked.
+    static func queueCall(handing handler: String, in decl: FunctionDeclSyntax) -> String? {
+        guard let body = decl.body else { return nil }
+        for token in body.tokens(viewMode: .sourceAccurate) where token.tokenKind == .identifier(handler) {
+            var node = token.parent
+            while let current = node, current.id != decl.id {
+                if let call = current.as(FunctionCallExprSyntax.self),
+                    let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+                    ["async", "asyncAfter"].contains(member.declName.baseName.text), let base = member.base
+                {
+                    return base.trimmedDescription + "." + member.declName.baseName.text
+                }
+                node = current.parent
+            }
+        }
+        return nil
+    }
+
+    /// Why a shim's task cannot deliver where the function did: the handler was called on the
+    /// main queue, and the task runs on an actor other than the main actor.
+    static func checkTaskDelivery(_ function: FunctionRewrite) -> FunctionLeave? {
+        guard let isolation = function.taskIsolation, isolation != "`@MainActor`",
+            function.deliversOnMain
+                || function.awaited.contains(where: {
+                    $0.deliversOnMain || $0.parameters[$0.handler].type.trimmedDescription.contains("@MainActor")
+                })
+        else { return nil }
+        return FunctionLeave(
+            reason: .completionEscapes, line: function.line,
+            detail: "the handler was called on the main queue, and the shim's task runs on \(isolation)")
     }
 
     /// Why a method's async version could be reached where an override was before: it overrides,
@@ -402,5 +462,233 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
                 }
                 """,
             after: .leftAlone(.functionSignature, "`Draft` is not Sendable")),
+        CallExample(
+            "@MainActor method, handler not @Sendable: called from a task on the main actor",
+            before: """
+                @MainActor func run(api: FakeAPI, trace: Trace) {
+                    let titles = Titles(api: api)
+                    titles.title(of: 1) { result in
+                        trace.delivered("title \\(result)")
+                    }
+                }
+
+                /// Shows titles.
+                @MainActor final class Titles {
+                    let api: FakeAPI
+
+                    init(api: FakeAPI) {
+                        self.api = api
+                    }
+
+                    /// The title of `id`.
+                    ///
+                    /// - Parameter completion: Called once, on the main actor.
+                    func title(of id: Int, completion: @escaping (Result<String, any Error>) -> Void) {
+                        api.show(id: id) { result in
+                            switch result {
+                            case .success(let text):
+                                completion(.success(text.uppercased()))
+                            case .failure(let error):
+                                completion(.failure(error))
+                            }
+                        }
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                @MainActor func run(api: FakeAPI, trace: Trace) {
+                    let titles = Titles(api: api)
+                    titles.title(of: 1) { result in
+                        trace.delivered("title \\(result)")
+                    }
+                }
+
+                /// Shows titles.
+                @MainActor final class Titles {
+                    let api: FakeAPI
+
+                    init(api: FakeAPI) {
+                        self.api = api
+                    }
+
+                    /// The title of `id`.
+                    func title(of id: Int) async throws -> String {
+                        let text = try await api.show(id: id)
+                        return text.uppercased()
+                    }
+
+                    /// Completion-handler form of `title(of:)`, for callers not migrated yet.
+                    ///
+                    /// - Parameter completion: Called once, on the main actor.
+                    @available(*, renamed: "title(of:)")
+                    func title(of id: Int, completion: @escaping (Result<String, any Error>) -> Void) {
+                        Task {
+                            do {
+                                let value = try await self.title(of: id)
+                                completion(.success(value))
+                            } catch {
+                                completion(.failure(error))
+                            }
+                        }
+                    }
+                }
+                """),
+            notes: ["a task isolated to `@MainActor`"]),
+        CallExample(
+            "@MainActor function, `(T?, Error?)` handler not @Sendable: a main-actor task",
+            before: """
+                @MainActor func run(api: FakeAPI, trace: Trace) {
+                    showTitle(api: api, id: 1) { text, error in
+                        trace.delivered("title \\(String(describing: text)) \\(String(describing: error))")
+                    }
+                }
+
+                @MainActor func showTitle(api: FakeAPI, id: Int, completion: @escaping (String?, (any Error)?) -> Void) {
+                    api.show(id: id) { result in
+                        switch result {
+                        case .success(let text):
+                            completion(text, nil)
+                        case .failure(let error):
+                            completion(nil, error)
+                        }
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                @MainActor func run(api: FakeAPI, trace: Trace) {
+                    showTitle(api: api, id: 1) { text, error in
+                        trace.delivered("title \\(String(describing: text)) \\(String(describing: error))")
+                    }
+                }
+
+                @MainActor
+                func showTitle(api: FakeAPI, id: Int) async throws -> String {
+                    let text = try await api.show(id: id)
+                    return text
+                }
+
+                /// Completion-handler form of `showTitle(api:id:)`, for callers not migrated yet.
+                @available(*, renamed: "showTitle(api:id:)")
+                @MainActor
+                func showTitle(api: FakeAPI, id: Int, completion: @escaping (String?, (any Error)?) -> Void) {
+                    Task {
+                        do {
+                            let value = try await showTitle(api: api, id: id)
+                            completion(value, nil)
+                        } catch {
+                            completion(nil, error)
+                        }
+                    }
+                }
+                """)),
+        CallExample(
+            "@MainActor function, `(Error?)` handler not @Sendable: a main-actor task",
+            before: """
+                @MainActor func run(api: FakeAPI, trace: Trace) {
+                    touch(api: api, id: 1) { error in
+                        trace.delivered("touched \\(String(describing: error))")
+                    }
+                }
+
+                @MainActor func touch(api: FakeAPI, id: Int, completion: @escaping ((any Error)?) -> Void) {
+                    api.show(id: id) { result in
+                        switch result {
+                        case .success:
+                            completion(nil)
+                        case .failure(let error):
+                            completion(error)
+                        }
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                @MainActor func run(api: FakeAPI, trace: Trace) {
+                    touch(api: api, id: 1) { error in
+                        trace.delivered("touched \\(String(describing: error))")
+                    }
+                }
+
+                @MainActor
+                func touch(api: FakeAPI, id: Int) async throws {
+                    _ = try await api.show(id: id)
+                }
+
+                /// Completion-handler form of `touch(api:id:)`, for callers not migrated yet.
+                @available(*, renamed: "touch(api:id:)")
+                @MainActor
+                func touch(api: FakeAPI, id: Int, completion: @escaping ((any Error)?) -> Void) {
+                    Task {
+                        do {
+                            try await touch(api: api, id: id)
+                            completion(nil)
+                        } catch {
+                            completion(error)
+                        }
+                    }
+                }
+                """)),
+        CallExample(
+            "an actor's method whose handler, not @Sendable, ran on the main queue: the shim's task would not, left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    await Titles(api: api).title { result in
+                        trace.delivered("\\(result)")
+                    }
+                }
+
+                actor Titles {
+                    let api: FakeAPI
+
+                    init(api: FakeAPI) {
+                        self.api = api
+                    }
+
+                    func title(completion: @escaping (Result<String, any Error>) -> Void) {
+                        api.show(id: 1) { result in
+                            completion(result)
+                        }
+                    }
+                }
+                """,
+            after: .leftAlone(.completionEscapes, "the shim's task runs on the actor `Titles`")),
+        CallExample(
+            "a handler that is not @Sendable, in a function with no actor: left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    title(api: api) { result in
+                        trace.delivered("\\(result)")
+                    }
+                }
+
+                func title(api: FakeAPI, completion: @escaping (Result<String, any Error>) -> Void) {
+                    api.show(id: 1) { result in
+                        completion(result)
+                    }
+                }
+                """,
+            after: .leftAlone(.functionSignature, "not isolated to an actor")),
+        CallExample(
+            "a handler that is not @Sendable, called from `queue.async` in a function with no actor: left alone, said so",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    title(api: api, callbackQueue: .main) { result in
+                        trace.delivered("\\(result)")
+                    }
+                }
+
+                func title(
+                    api: FakeAPI, callbackQueue: DispatchQueue, completion: @escaping (Result<String, any Error>) -> Void
+                ) {
+                    api.load(id: 1) { result in
+                        callbackQueue.async {
+                            completion(result)
+                        }
+                    }
+                }
+                """,
+            after: .leftAlone(.functionSignature, "the body already hands it to `callbackQueue.async`")),
     ]
 }

@@ -1,0 +1,89 @@
+import Foundation
+import MigrateCore
+import Testing
+
+/// The shims that call a handler that is not `@Sendable` from a task in the function's
+/// isolation, compiled as an app target would compile them: Swift 6 mode, warnings as
+/// errors, with and without the settings of a new Xcode 26 app target (main-actor default
+/// isolation, `NonisolatedNonsendingByDefault`, `InferIsolatedConformances`). The data-race
+/// checks run on SIL, so each program is compiled to SIL, not only type-checked. Runs
+/// against the modules of this package's default build (`.build/debug`); skipped without it.
+@Suite("Call sites: task shims compiled with app settings")
+struct CallSiteIsolationCompileTests {
+    static let build = Paths.package.appendingPathComponent(".build/debug")
+    static let modules = build.appendingPathComponent("Modules")
+    static let atomics = build.appendingPathComponent("FutureBridgeAtomics.build/module.modulemap")
+    static var built: Bool {
+        FileManager.default.fileExists(atPath: modules.appendingPathComponent("CallSiteTraces.swiftmodule").path)
+            && FileManager.default.fileExists(atPath: atomics.path)
+    }
+
+    static let settings: [[String]] = [
+        [],
+        ["-default-isolation", "MainActor"],
+        [
+            "-enable-upcoming-feature", "NonisolatedNonsendingByDefault",
+            "-enable-upcoming-feature", "InferIsolatedConformances",
+        ],
+        [
+            "-default-isolation", "MainActor",
+            "-enable-upcoming-feature", "NonisolatedNonsendingByDefault",
+            "-enable-upcoming-feature", "InferIsolatedConformances",
+        ],
+    ]
+
+    /// The rewritten function examples whose shim is a task, as the tool writes them now.
+    static func programs() throws -> [(name: String, text: String)] {
+        try FunctionRuleCatalog.examples.compactMap { rule, example in
+            guard case .rewritten(let expected) = example.after, expected.contains("Task {") else { return nil }
+            return ("\(rule): \(example.name)", try CallSiteFixtures.rewrite(example.before).text)
+        }
+    }
+
+    /// The compiler's exit status and diagnostics for `text`, compiled to SIL with `flags`.
+    static func compile(_ text: String, flags: [String]) throws -> (status: Int32, output: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("task-shim-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("Program.swift")
+        try ("import CallSiteTraces\nimport Dispatch\nimport FutureBridge\n\n" + text).write(
+            to: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments =
+            [
+                "swiftc", "-swift-version", "6", "-warnings-as-errors", "-parse-as-library", "-emit-sil", "-o",
+                "/dev/null", "-I", modules.path, "-Xcc", "-fmodule-map-file=\(atomics.path)",
+            ] + flags + [file.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    @Test("Each task shim compiles in Swift 6 mode, with and without the Xcode 26 app settings", .enabled(if: built))
+    func compiles() throws {
+        let programs = try Self.programs()
+        #expect(!programs.isEmpty)
+        for program in programs {
+            for flags in Self.settings {
+                let result = try Self.compile(program.text, flags: flags)
+                #expect(result.status == 0, "\(program.name) \(flags): \(result.output)")
+            }
+        }
+    }
+
+    /// The check can fail: the same shim in a detached task (which does not inherit the
+    /// isolation) sends the handler out of it, and the compiler says so.
+    @Test("A detached task in the shim does not compile", .enabled(if: built))
+    func detachedFails() throws {
+        let program = try #require(try Self.programs().first)
+        let detached = program.text.replacingOccurrences(of: "Task {", with: "Task.detached {")
+        let result = try Self.compile(detached, flags: [])
+        #expect(result.status != 0)
+        #expect(result.output.contains("data race"), "\(result.output)")
+    }
+}
