@@ -10,26 +10,39 @@ import Foundation
 import FutureBridge
 
 /// Ends a stream form's stream when the library releases the handlers that feed it (no
-/// more values can come), throwing `AbandonedPromiseError` if a completion was due.
+/// more values can come), throwing `AbandonedPromiseError` if a completion was due; and
+/// stops the operation, exactly once, when the stream ends first. Its `onTermination` is
+/// set before the operation starts, and `operation` hands the stop over: a stream that
+/// ends before the stop is known runs it as soon as `onStop` gives it, and a stream that
+/// ends after the operation (`operationEnded()`, the handlers released) stops nothing.
 private final class StreamEnd<Element: Sendable>: Sendable {
     let continuation: AsyncThrowingStream<Element, any Error>.Continuation
     private let abandoned: AbandonedPromiseError?
+    private let operation = Promise<Void>()
 
     init(
         _ continuation: AsyncThrowingStream<Element, any Error>.Continuation, abandoned: AbandonedPromiseError? = nil
     ) {
         self.continuation = continuation
         self.abandoned = abandoned
+        // (Once the operation has ended, the request does nothing.)
+        continuation.onTermination = { [operation] _ in operation.future.requestCancellation() }
+    }
+
+    /// Runs `stop` when the stream ends before the operation does (now, if it has).
+    func onStop(_ stop: @escaping @Sendable () -> Void) {
+        operation.cancelOnRequest(stop)
+    }
+
+    /// The operation ended (with `error`): finishes the stream without stopping anything.
+    func operationEnded(throwing error: (any Error)? = nil) {
+        operation.succeed(())
+        continuation.finish(throwing: error)
     }
 
     deinit {
         // The operation is over: ending the stream must not call back into the library.
-        continuation.onTermination = nil
-        if let abandoned {
-            continuation.finish(throwing: abandoned)
-        } else {
-            continuation.finish()
-        }
+        operationEnded(throwing: abandoned)
     }
 }
 
@@ -164,15 +177,9 @@ extension FakeAPI {
         let handle = events(id: id) { value in
             end.continuation.yield(value)
         } completion: { error in
-            if let error {
-                end.continuation.finish(throwing: error)
-            } else {
-                end.continuation.finish()
-            }
+            end.operationEnded(throwing: error)
         }
-        continuation.onTermination = { termination in
-            if case .cancelled = termination { handle.cancel() }
-        }
+        end.onStop { handle.cancel() }
         return stream
     }
 }

@@ -9,26 +9,39 @@ import Foundation
 import FutureBridge
 
 /// Ends a stream form's stream when the library releases the handlers that feed it (no
-/// more values can come), throwing `AbandonedPromiseError` if a completion was due.
+/// more values can come), throwing `AbandonedPromiseError` if a completion was due; and
+/// stops the operation, exactly once, when the stream ends first. Its `onTermination` is
+/// set before the operation starts, and `operation` hands the stop over: a stream that
+/// ends before the stop is known runs it as soon as `onStop` gives it, and a stream that
+/// ends after the operation (`operationEnded()`, the handlers released) stops nothing.
 private final class StreamEnd<Element: Sendable>: Sendable {
     let continuation: AsyncThrowingStream<Element, any Error>.Continuation
     private let abandoned: AbandonedPromiseError?
+    private let operation = Promise<Void>()
 
     init(
         _ continuation: AsyncThrowingStream<Element, any Error>.Continuation, abandoned: AbandonedPromiseError? = nil
     ) {
         self.continuation = continuation
         self.abandoned = abandoned
+        // (Once the operation has ended, the request does nothing.)
+        continuation.onTermination = { [operation] _ in operation.future.requestCancellation() }
+    }
+
+    /// Runs `stop` when the stream ends before the operation does (now, if it has).
+    func onStop(_ stop: @escaping @Sendable () -> Void) {
+        operation.cancelOnRequest(stop)
+    }
+
+    /// The operation ended (with `error`): finishes the stream without stopping anything.
+    func operationEnded(throwing error: (any Error)? = nil) {
+        operation.succeed(())
+        continuation.finish(throwing: error)
     }
 
     deinit {
         // The operation is over: ending the stream must not call back into the library.
-        continuation.onTermination = nil
-        if let abandoned {
-            continuation.finish(throwing: abandoned)
-        } else {
-            continuation.finish()
-        }
+        operationEnded(throwing: abandoned)
     }
 }
 
@@ -36,7 +49,8 @@ extension PubSubClient {
     /// Stream form of `subscribe(to:messageReceiver:onSubscribe:)`: the messages `messageReceiver`
     /// receives, in order.
     ///
-    /// Subscribes to `channels`. A channel named `forbidden` is refused.
+    /// Subscribes to `channels`. A channel named `forbidden` is refused; one named `closing`
+    /// is confirmed, and its receivers released before this returns (a server that closes it).
     ///
     /// The stream starts once the `Future` that `subscribe(to:messageReceiver:onSubscribe:)` returns
     /// confirms the subscription (this function throws its error). It ends when its consumer stops (leaving
@@ -56,7 +70,7 @@ extension PubSubClient {
         let end = StreamEnd(continuation)
         let receiver2: @Sendable (String, String) -> Void = { end.continuation.yield(($0, $1)) }
         try await subscribe(to: channels, messageReceiver: receiver2).value
-        continuation.onTermination = { _ in _ = self.unsubscribe(from: channels) }
+        end.onStop { _ = self.unsubscribe(from: channels) }
         return stream
     }
 

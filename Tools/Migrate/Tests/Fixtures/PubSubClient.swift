@@ -19,10 +19,12 @@ public final class PubSubClient: @unchecked Sendable {
     // Every field is read and written under `lock`: the class is Sendable.
     private let lock = NSLock()
     private var receivers: [String: [@Sendable (String, String) -> Void]] = [:]
+    private var unsubscribes = 0
 
     public init() {}
 
-    /// Subscribes to `channels`. A channel named `forbidden` is refused.
+    /// Subscribes to `channels`. A channel named `forbidden` is refused; one named `closing`
+    /// is confirmed, and its receivers released before this returns (a server that closes it).
     ///
     /// - Parameters:
     ///   - channels: The channels to subscribe to.
@@ -41,6 +43,8 @@ public final class PubSubClient: @unchecked Sendable {
             for channel in channels { receivers[channel, default: []].append(receiver) }
         }
         for channel in channels { subscribeHandler?(channel) }
+        let closed = lock.withLock { receivers.removeValue(forKey: "closing") }
+        withExtendedLifetime(closed) {}
         return Future { promise in promise.succeed(()) }
     }
 
@@ -48,9 +52,12 @@ public final class PubSubClient: @unchecked Sendable {
     ///
     /// - Returns: A future that succeeds once the subscriptions are removed.
     public func unsubscribe(from channels: [String]) -> Future<Void> {
-        lock.withLock {
-            for channel in channels { receivers[channel] = nil }
+        // Released after the lock: what releasing a receiver runs may call back into the client.
+        let removed = lock.withLock {
+            unsubscribes += 1
+            return channels.compactMap { receivers.removeValue(forKey: $0) }
         }
+        withExtendedLifetime(removed) {}
         return Future { promise in promise.succeed(()) }
     }
 
@@ -58,6 +65,9 @@ public final class PubSubClient: @unchecked Sendable {
     public func publish(_ message: String, to channel: String) {
         for receiver in lock.withLock({ receivers[channel] ?? [] }) { receiver(channel, message) }
     }
+
+    /// How many times `unsubscribe(from:)` was called.
+    public var unsubscribeCount: Int { lock.withLock { unsubscribes } }
 
     /// How many receivers `channel` has.
     public func subscriberCount(_ channel: String) -> Int {

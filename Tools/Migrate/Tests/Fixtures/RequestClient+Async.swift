@@ -13,26 +13,39 @@ import FutureBridge
 #endif
 
 /// Ends a stream form's stream when the library releases the handlers that feed it (no
-/// more values can come), throwing `AbandonedPromiseError` if a completion was due.
+/// more values can come), throwing `AbandonedPromiseError` if a completion was due; and
+/// stops the operation, exactly once, when the stream ends first. Its `onTermination` is
+/// set before the operation starts, and `operation` hands the stop over: a stream that
+/// ends before the stop is known runs it as soon as `onStop` gives it, and a stream that
+/// ends after the operation (`operationEnded()`, the handlers released) stops nothing.
 private final class StreamEnd<Element: Sendable>: Sendable {
     let continuation: AsyncThrowingStream<Element, any Error>.Continuation
     private let abandoned: AbandonedPromiseError?
+    private let operation = Promise<Void>()
 
     init(
         _ continuation: AsyncThrowingStream<Element, any Error>.Continuation, abandoned: AbandonedPromiseError? = nil
     ) {
         self.continuation = continuation
         self.abandoned = abandoned
+        // (Once the operation has ended, the request does nothing.)
+        continuation.onTermination = { [operation] _ in operation.future.requestCancellation() }
+    }
+
+    /// Runs `stop` when the stream ends before the operation does (now, if it has).
+    func onStop(_ stop: @escaping @Sendable () -> Void) {
+        operation.cancelOnRequest(stop)
+    }
+
+    /// The operation ended (with `error`): finishes the stream without stopping anything.
+    func operationEnded(throwing error: (any Error)? = nil) {
+        operation.succeed(())
+        continuation.finish(throwing: error)
     }
 
     deinit {
         // The operation is over: ending the stream must not call back into the library.
-        continuation.onTermination = nil
-        if let abandoned {
-            continuation.finish(throwing: abandoned)
-        } else {
-            continuation.finish()
-        }
+        operationEnded(throwing: abandoned)
     }
 }
 
@@ -58,11 +71,10 @@ extension Request {
         // The request's end ends the stream.
         handle.whenFinished { _, _, _ in
             queue2.async {
-                end.continuation.onTermination = nil
-                end.continuation.finish()
+                end.operationEnded()
             }
         }
-        continuation.onTermination = { _ in _ = handle.cancel() }
+        end.onStop { _ = handle.cancel() }
         return stream
     }
 
@@ -153,7 +165,7 @@ extension RequestClient {
         let handle = observeStatus { value in
             end.continuation.yield(value)
         }
-        continuation.onTermination = { _ in handle.invalidate() }
+        end.onStop { handle.invalidate() }
         return stream
     }
 
@@ -176,7 +188,7 @@ extension RequestClient {
         let handle = try observeChannel(channel) { value in
             end.continuation.yield(value)
         }
-        continuation.onTermination = { _ in handle.invalidate() }
+        end.onStop { handle.invalidate() }
         return stream
     }
 
@@ -214,7 +226,7 @@ extension ConnectionMonitor {
         _ = startMonitoring(onQueue: DispatchQueue(label: "ConnectionMonitor.startMonitoring")) { value in
             end.continuation.yield(value)
         }
-        continuation.onTermination = { _ in self.stopMonitoring() }
+        end.onStop { self.stopMonitoring() }
         return stream
     }
 }

@@ -29,3 +29,21 @@ extension SkippedAPI {
         }
     }
 }
+
+extension CredentialInterceptor {
+    /// Async form of `renew(_:for:completion:)`.
+    ///
+    /// Refreshes `credential`, then calls `completion` with the new one.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func renew(_ credential: String, for user: String) async throws -> String {
+        try await withPromise(of: String.self) { promise in
+            renew(credential, for: user, completion: promise.resolve)
+        }
+    }
+}

@@ -154,3 +154,27 @@ public final class NeverRetry: RetryHandler {
         completion(false)
     }
 }
+
+/// A protocol users implement and the API calls with its own completion (as an HTTP
+/// client's `Authenticator.refresh(_:for:completion:)`): no type here conforms to it, so a
+/// form of its requirement would be called by nobody.
+public protocol CredentialRefresher: AnyObject, Sendable {
+    func refresh(
+        _ credential: String, for user: String, completion: @escaping @Sendable (Result<String, any Error>) -> Void)
+}
+
+/// Calls the users' refresher when a credential expires.
+public final class CredentialInterceptor: Sendable {
+    private let refresher: any CredentialRefresher
+
+    public init(refresher: any CredentialRefresher) {
+        self.refresher = refresher
+    }
+
+    /// Refreshes `credential`, then calls `completion` with the new one.
+    public func renew(
+        _ credential: String, for user: String, completion: @escaping @Sendable (Result<String, any Error>) -> Void
+    ) {
+        refresher.refresh(credential, for: user) { completion($0) }
+    }
+}

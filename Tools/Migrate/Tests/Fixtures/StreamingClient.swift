@@ -6,7 +6,7 @@
 // check reports a `ParseError` (a struct conforming to `Error`) through `(ParseError?)`.
 // The tests play the server by hand through `Feed`, so every ending is deterministic:
 // values, a failed value, a completion with or without an error, the handlers released
-// without a completion, and the consumer leaving.
+// without a completion, and the consumer leaving; `answering` plays it inside the call.
 import Foundation
 
 /// A request in flight, as the client hands it out.
@@ -44,7 +44,7 @@ public final class Feed: RequestHandle, Disposable, @unchecked Sendable {
     private let lock = NSLock()
     private var onResult: (@Sendable (Result<Chunk, any Error>) -> Void)?
     private var completion: (@Sendable ((any Error)?) -> Void)?
-    private var stopped = false
+    private var stops = 0
 
     init(
         onResult: @escaping @Sendable (Result<Chunk, any Error>) -> Void,
@@ -55,7 +55,10 @@ public final class Feed: RequestHandle, Disposable, @unchecked Sendable {
     }
 
     /// Whether the client stopped the feed (`cancelRequest()` or `dispose()`).
-    public var isStopped: Bool { lock.withLock { stopped } }
+    public var isStopped: Bool { stopCount > 0 }
+
+    /// How many times the client stopped the feed.
+    public var stopCount: Int { lock.withLock { stops } }
 
     /// Sends a result, if the feed still runs.
     public func send(_ text: String) {
@@ -69,21 +72,29 @@ public final class Feed: RequestHandle, Disposable, @unchecked Sendable {
 
     /// Ends the query: the completion is called once, then both handlers are released.
     public func finish(error: (any Error)? = nil) {
-        let handler = lock.withLock {
-            defer { (onResult, completion) = (nil, nil) }
-            return completion
-        }
-        handler?(error)
+        released().completion?(error)
     }
 
     /// Lets go of both handlers without calling the completion (as a client that loses a
     /// connection and forgets the request does).
     public func drop() {
-        lock.withLock { (onResult, completion) = (nil, nil) }
+        _ = released()
     }
 
     public func cancelRequest() {
-        lock.withLock { (stopped, onResult, completion) = (true, nil, nil) }
+        lock.withLock { stops += 1 }
+        _ = released()
+    }
+
+    /// Takes both handlers out, so that they are released after the lock (what releasing
+    /// them runs may call back into the feed).
+    private func released() -> (
+        onResult: (@Sendable (Result<Chunk, any Error>) -> Void)?, completion: (@Sendable ((any Error)?) -> Void)?
+    ) {
+        lock.withLock {
+            defer { (onResult, completion) = (nil, nil) }
+            return (onResult, completion)
+        }
     }
 
     public func dispose() {
@@ -106,9 +117,13 @@ public final class ObservationToken: Sendable {
 
 /// The client: each call starts a feed that the test drives.
 public final class StreamingClient: Sendable {
-    private let started = LockedFeeds()
+    private let started: LockedFeeds
 
-    public init() {}
+    /// `answering`: the server's side of each call, run inside the call before it returns
+    /// (a cache that answers at once, a refusal, a server that hangs up at once).
+    public init(answering: (@Sendable (Feed) -> Void)? = nil) {
+        started = LockedFeeds(answering: answering)
+    }
 
     /// The feeds started so far, in order.
     public var feeds: [Feed] { started.all }
@@ -149,14 +164,21 @@ public final class StreamingClient: Sendable {
 }
 
 private final class LockedFeeds: @unchecked Sendable {
-    // `feeds` is read and written under `lock`: the class is Sendable.
+    // `feeds` is read and written under `lock`, and `answering` is a constant Sendable
+    // closure: the class is Sendable.
     private let lock = NSLock()
     private var feeds: [Feed] = []
+    private let answering: (@Sendable (Feed) -> Void)?
+
+    init(answering: (@Sendable (Feed) -> Void)?) {
+        self.answering = answering
+    }
 
     var all: [Feed] { lock.withLock { feeds } }
 
     func append(_ feed: Feed) -> Feed {
         lock.withLock { feeds.append(feed) }
+        answering?(feed)
         return feed
     }
 }

@@ -49,7 +49,7 @@ struct GoldenTests {
         }
         #expect(copies.count >= 3)
         let first = try #require(copies.values.first)
-        #expect(first.count <= 25)
+        #expect(first.count <= 52)
         for (file, copy) in copies { #expect(copy == first, "\(file)") }
     }
 

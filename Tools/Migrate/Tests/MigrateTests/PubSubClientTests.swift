@@ -43,4 +43,14 @@ struct PubSubClientTests {
         try await client.unsubscribe(from: ["sport"])
         for try await _ in other {}
     }
+
+    @Test("A subscription the server closes before the confirmation arrives: the loop ends, and nothing unsubscribes")
+    func closedBeforeConfirmation() async throws {
+        // In a function, so that the stream is released before the count is read.
+        func drain() async throws {
+            for try await _ in try await client.subscribe(to: ["closing"]) {}
+        }
+        try await drain()
+        #expect(client.unsubscribeCount == 0)
+    }
 }

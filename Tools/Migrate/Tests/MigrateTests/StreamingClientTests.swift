@@ -31,6 +31,8 @@ struct StreamingClientTests {
         let (texts, error) = await drain(stream)
         #expect(texts == ["a", "b", "c"])
         #expect(error == nil)
+        // The completion ended the request: nothing cancels it afterwards.
+        #expect(feed.stopCount == 0)
     }
 
     @Test("A non-nil terminal error is thrown after the values")
@@ -42,6 +44,7 @@ struct StreamingClientTests {
         let (texts, error) = await drain(stream)
         #expect(texts == ["a"])
         #expect(error as? ParseError == ParseError(line: 500))
+        #expect(feed.stopCount == 0)
     }
 
     @Test("A `.failure` value ends the loop by throwing it, and the request is cancelled")
@@ -54,7 +57,7 @@ struct StreamingClientTests {
         let (texts, error) = await drain(stream)
         #expect(texts == ["a"])
         #expect(error as? ParseError == ParseError(line: 7))
-        #expect(feed.isStopped)
+        #expect(feed.stopCount == 1)
     }
 
     @Test("Handlers released without the completion: the loop throws AbandonedPromiseError naming the generated file")
@@ -97,6 +100,66 @@ struct StreamingClientTests {
         task.cancel()
         try await task.value
         #expect(secondFeed.isStopped)
+    }
+
+    /// Drains the stream `start` makes, and returns once the stream is released.
+    func drained(_ start: () -> AsyncThrowingStream<Chunk, any Error>) async -> ([String], (any Error)?) {
+        await drain(start())
+    }
+
+    @Test("An operation that ends inside the call is not stopped, when it ends or when the stream is released")
+    func endedInsideTheCall() async throws {
+        let answered = StreamingClient { feed in
+            feed.send("a")
+            feed.finish()
+        }
+        let (texts, error) = await drained { answered.stream(query: "q") }
+        #expect(texts == ["a"])
+        #expect(error == nil)
+        #expect(try #require(answered.feeds.last).stopCount == 0)
+
+        let hungUp = StreamingClient { feed in
+            feed.send("x")
+            feed.drop()
+        }
+        var values: [String] = []
+        for try await value in hungUp.watch("k") { values.append(value) }
+        #expect(values == ["x"])
+        #expect(try #require(hungUp.feeds.last).stopCount == 0)
+    }
+
+    @Test("A `.failure` inside the call stops the request once, as soon as the form has its handle")
+    func failedInsideTheCall() async throws {
+        let failing = StreamingClient { feed in feed.fail(ParseError(line: 1)) }
+        let stream = failing.stream(query: "q")
+        let feed = try #require(failing.feeds.last)
+        #expect(feed.stopCount == 1)
+        let (texts, error) = await drain(stream)
+        #expect(texts.isEmpty)
+        #expect(error as? ParseError == ParseError(line: 1))
+        #expect(feed.stopCount == 1)
+    }
+
+    @Test("A completion on another thread racing the call: the request is never stopped after it")
+    func completionRacingTheCall() async throws {
+        for _ in 0..<1_000 {
+            let finished = DispatchGroup()
+            let client = StreamingClient { feed in
+                finished.enter()
+                DispatchQueue.global().async {
+                    feed.send("a")
+                    feed.finish()
+                    finished.leave()
+                }
+            }
+            let (texts, error) = await drained { client.stream(query: "q") }
+            await withCheckedContinuation { done in finished.notify(queue: .global()) { done.resume() } }
+            #expect(texts == ["a"])
+            #expect(error == nil)
+            let stops = try #require(client.feeds.last).stopCount
+            #expect(stops == 0)
+            if stops != 0 { break }
+        }
     }
 
     @Test("A `(ParseError?)` handler: the struct conforms to Error, so the form throws it")

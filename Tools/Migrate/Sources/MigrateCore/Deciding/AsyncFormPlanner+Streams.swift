@@ -35,7 +35,7 @@ extension AsyncFormPlanner {
         case .success(let found):
             stopper = found
         case .failure(.isolated(let method, let isolation)):
-            // The stream's end (`onTermination`) is `@Sendable` and runs on any thread.
+            // The stream's end (`StreamEnd.onStop`) is `@Sendable` and runs on any thread.
             return .skipped(.eventHandler, reason + "; " + isolation.explained(method, from: "the stream's end"))
         case .failure(.notSendable(let type, let method)):
             return .skipped(
@@ -76,31 +76,27 @@ struct StreamEnding {
     var index: Int
     var kind: Kind
 
-    /// The closure that ends the stream through `continuation`, with parameters named
-    /// by `fresh`.
-    func closure(continuation: String, fresh: (String) -> String) -> HandlerClosure {
+    /// The closure that ends the stream through `end` (the form's `StreamEnd`), with
+    /// parameters named by `fresh`. An error handler's error finishes the stream (which then
+    /// stops the operation); a completion ends the operation, so the stream's end stops nothing.
+    func closure(end: String, fresh: (String) -> String) -> HandlerClosure {
         switch kind {
-        case .error, .completion(.errorOnly):
+        case .error:
             let error = fresh("error")
-            if case .error = kind {
-                return HandlerClosure(parameters: [error], body: ["\(continuation).finish(throwing: \(error))"])
-            }
-            return HandlerClosure(
-                parameters: [error],
-                body: [
-                    "if let \(error) {", "    \(continuation).finish(throwing: \(error))", "} else {",
-                    "    \(continuation).finish()", "}",
-                ])
+            return HandlerClosure(parameters: [error], body: ["\(end).continuation.finish(throwing: \(error))"])
+        case .completion(.errorOnly):
+            let error = fresh("error")
+            return HandlerClosure(parameters: [error], body: ["\(end).operationEnded(throwing: \(error))"])
         case .completion(.result):
             let result = fresh("result")
             return HandlerClosure(
                 parameters: [result],
                 body: [
-                    "if case .failure(let error) = \(result) {", "    \(continuation).finish(throwing: error)",
-                    "} else {", "    \(continuation).finish()", "}",
+                    "if case .failure(let error) = \(result) {", "    \(end).operationEnded(throwing: error)",
+                    "} else {", "    \(end).operationEnded()", "}",
                 ])
         case .completion:
-            return HandlerClosure(parameters: [], body: ["\(continuation).finish()"])
+            return HandlerClosure(parameters: [], body: ["\(end).operationEnded()"])
         }
     }
 }

@@ -45,6 +45,15 @@ struct CallSites {
         !(calls[name]?.isEmpty ?? true)
     }
 
+    /// Whether the sources call `name` with these labels, the last argument possibly
+    /// written as a trailing closure (`refresh(credential, for: session) { … }` for
+    /// `refresh(_:for:completion:)`).
+    func isCalled(_ name: String, labels: [String?]) -> Bool {
+        calls[name]?.contains { call in
+            call.labels == labels || (call.hasTrailingClosure && call.labels == labels.dropLast() + [nil])
+        } ?? false
+    }
+
     /// Whether `node` runs in an async context: the nearest enclosing function, accessor or
     /// closure is `async` (a closure is async when it says so or awaits something itself).
     private static func isInAsyncContext(_ node: some SyntaxProtocol) -> Bool {

@@ -69,7 +69,7 @@ final class SourceIndex {
     }
 
     /// What a method's declaration says about calling it synchronously from a closure that
-    /// is not isolated (a stream's `onTermination`, a promise's cancel handler).
+    /// is not isolated (a stream's `StreamEnd.onStop`, a promise's cancel handler).
     struct MethodIsolation: Equatable {
         var isAsync = false
         var isNonisolated = false

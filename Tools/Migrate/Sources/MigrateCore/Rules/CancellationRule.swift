@@ -176,7 +176,7 @@ struct CancellationRule: Rule {
                 }
                 """,
             function: "Feed.observe(_:)",
-            after: .generated(["continuation.onTermination = { _ in handle.cancel() }"])),
+            after: .generated(["end.onStop { handle.cancel() }"])),
         RuleExample(
             "an async stop…(): the stream's end cannot await it, so no stream",
             before: """
@@ -202,7 +202,7 @@ struct CancellationRule: Rule {
                 }
                 """,
             function: "Connection.addListener(channel:handler:)",
-            after: .generated(["continuation.onTermination = { _ in handle.stop() }"], absent: ["handle.cancel()"]),
+            after: .generated(["end.onStop { handle.stop() }"], absent: ["handle.cancel()"]),
             options: MigrationOptions(publicOnly: true)),
     ]
 }
@@ -217,8 +217,8 @@ struct Stopper {
     var discardsResult: Bool
     /// A `URLSessionTask`: it starts suspended, so the form resumes it.
     var resumes: Bool
-    /// Kept in `UncheckedCancelHandle` to cross into the closure that cancels it (a stream's
-    /// `@Sendable` `onTermination`, or the `sending` closure given to `cancelOnRequest`).
+    /// Kept in `UncheckedCancelHandle` to cross into the closure that cancels it (the `@Sendable`
+    /// closure given to a stream's `StreamEnd.onStop`, or the `sending` closure given to `cancelOnRequest`).
     var unchecked: Bool
     /// The owner stops it (`startListening` is stopped by `self.stopListening()`): nothing
     /// returned is kept.

@@ -122,7 +122,7 @@ struct FinishEventRule: Rule {
                 #"let queue2 = DispatchQueue(label: "Request.onRedirect")"#,
                 "let handle = onRedirect(on: queue2) { value in",
                 "_ = handle.response(queue: queue2) { _ in",
-                "end.continuation.onTermination = nil",
+                "end.operationEnded()",
                 "(`response(queue:completionHandler:)` is called; that end cancels nothing)",
             ])),
         RuleExample(

@@ -12,6 +12,15 @@ struct HookRule: Rule {
         if let hook = index.hookRequirement(owner: site.context.ownerName, name: site.name, labels: site.labels) {
             return "requirement of `\(hook)`"
         }
+        // A requirement users implement for the library to call: no type of the sources
+        // conforms to the protocol, and the sources call the requirement with a handler of
+        // their own. A form would be called by nobody.
+        if site.context.owner?.kind == .protocol, let owner = site.context.ownerName,
+            index.conformingTypes(to: owner).isEmpty, context.callSites.isCalled(site.name, labels: site.labels)
+        {
+            return "requirement of `\(SourceIndex.lastComponent(owner))`, which users implement: no type of the "
+                + "module conforms to it, and the module calls `\(site.selectorText)` with its own handler"
+        }
         let conformsToDelegate = index.selfAndSupertypes(site.context.ownerName).dropFirst().contains {
             SourceIndex.hookSuffixes.contains(where: SourceIndex.lastComponent($0).hasSuffix)
         }
@@ -49,6 +58,42 @@ struct HookRule: Rule {
                 """,
             function: "SessionDelegate.urlSession(_:task:willPerformHTTPRedirection:completionHandler:)",
             after: .skipped(.hook, "delegate method")),
-
+        RuleExample(
+            "a requirement users implement and the library calls: no type of the module conforms to it",
+            before: authenticator(conformer: ""),
+            function: "Authenticator.refresh(_:for:completion:)",
+            after: .skipped(
+                .hook,
+                "requirement of `Authenticator`, which users implement: no type of the module conforms to it, and "
+                    + "the module calls `refresh(_:for:completion:)` with its own handler")),
+        RuleExample(
+            "the same requirement with a conforming type in the module: users may call it, so it gets a form",
+            before: authenticator(
+                conformer: """
+                    public final class TokenAuthenticator: Authenticator {
+                        public func refresh(_ credential: String, for session: Int,
+                                            completion: @escaping @Sendable (Result<String, any Error>) -> Void) {}
+                    }
+                    """),
+            function: "Authenticator.refresh(_:for:completion:)",
+            after: .generated(["func refresh(_ credential: String, for session: Int) async throws -> String"])),
     ]
+
+    /// A protocol users implement, which the library's interceptor calls with its own
+    /// completion, and `conformer`.
+    private static func authenticator(conformer: String) -> String {
+        """
+        public protocol Authenticator: AnyObject, Sendable {
+            func refresh(_ credential: String, for session: Int,
+                         completion: @escaping @Sendable (Result<String, any Error>) -> Void)
+        }
+        public final class AuthenticationInterceptor<A: Authenticator>: Sendable {
+            let authenticator: A
+            public init(authenticator: A) { self.authenticator = authenticator }
+            public func adapt() {
+                authenticator.refresh("expired", for: 1) { _ in }
+            }
+        }
+        """ + "\n" + conformer
+    }
 }

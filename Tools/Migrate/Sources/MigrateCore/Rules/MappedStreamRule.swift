@@ -36,7 +36,7 @@ struct MappedStreamRule: Rule {
                     "_ transform: @escaping @Sendable (Notification) -> Output",
                     ") -> AsyncThrowingStream<Output, any Error> {",
                     "end.continuation.yield(transform(value))",
-                    "continuation.onTermination = { _ in handle.stop() }",
+                    "end.onStop { handle.stop() }",
                 ], absent: ["@unchecked", "nonisolated(unsafe)"])),
         RuleExample(
             "an event that is not Sendable and comes alone: skipped, saying what a form would need",

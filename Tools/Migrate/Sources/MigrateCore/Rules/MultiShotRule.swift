@@ -102,7 +102,7 @@ struct MultiShotRule: Rule {
             after: .generated([
                 "public func uploadProgress() -> AsyncThrowingStream<Double, any Error> {",
                 "let handle = uploadProgress(queue: DispatchQueue(label: \"Request.uploadProgress\")) { value in",
-                "continuation.onTermination = { _ in _ = handle.cancel() }",
+                "end.onStop { _ = handle.cancel() }",
             ])),
         RuleExample(
             "an observation token: the stream's end cancels it; an error handler finishes the stream",
@@ -118,7 +118,7 @@ struct MultiShotRule: Rule {
                 "public func start() -> AsyncThrowingStream<Int, any Error> {",
                 "let finish: @Sendable (any Error) -> Void = { end.continuation.finish(throwing: $0) }",
                 "let handle = start(onError: finish) { value in",
-                "continuation.onTermination = { _ in handle.cancel() }",
+                "end.onStop { handle.cancel() }",
             ])),
         RuleExample(
             "a throwing function's stream: made before the call, which throws out of the form",
@@ -138,7 +138,7 @@ struct MultiShotRule: Rule {
                             let handle = try observe { value in
                                 end.continuation.yield(value)
                             }
-                            continuation.onTermination = { _ in handle.cancel() }
+                            end.onStop { handle.cancel() }
                             return stream
                         }
                     """
@@ -158,7 +158,7 @@ struct MultiShotRule: Rule {
             function: "Sensor.read(_:)",
             after: .generated([
                 "public func read() -> AsyncThrowingStream<Double, any Error> {",
-                "continuation.onTermination = { _ in handle.cancel() }",
+                "end.onStop { handle.cancel() }",
             ])),
         RuleExample(
             "a multi-shot handler with nothing to stop it: skipped, never a one-shot form",

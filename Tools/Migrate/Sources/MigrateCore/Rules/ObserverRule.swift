@@ -56,7 +56,7 @@ struct ObserverRule: Rule {
             after: .generated([
                 "public func addObserver<O: AnyObject>(_ observer: O) -> AsyncThrowingStream<Change, any Error> {",
                 "let handle = addObserver(observer) { _, _, value in",
-                "continuation.onTermination = { _ in handle.cancel() }",
+                "end.onStop { handle.cancel() }",
             ])),
         RuleExample(
             "the token the registration returns comes back before the event: the stream yields the event, and its end stops the token",
@@ -65,7 +65,7 @@ struct ObserverRule: Rule {
             after: .generated([
                 "public func addListener(channel: String) -> AsyncThrowingStream<Notification, any Error> {",
                 "let handle = addListener(channel: channel) { _, value in",
-                "continuation.onTermination = { _ in handle.stop() }",
+                "end.onStop { handle.stop() }",
             ])),
         RuleExample(
             "a token that is not Sendable cannot be cancelled from the stream's end: skipped with the reason",

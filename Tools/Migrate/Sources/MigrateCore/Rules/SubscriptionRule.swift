@@ -128,7 +128,7 @@ struct SubscriptionRule: Rule {
                 ") async throws -> AsyncThrowingStream<(String, String), any Error> {",
                 "let receiver2: @Sendable (String, String) -> Void = { end.continuation.yield(($0, $1)) }",
                 "try await subscribe(to: channels, messageReceiver: receiver2).value",
-                "continuation.onTermination = { _ in _ = self.unsubscribe(from: channels) }",
+                "end.onStop { _ = self.unsubscribe(from: channels) }",
             ])),
         RuleExample(
             "an EventLoopFuture's confirmation, in a module that imports NIOCore: awaited with its `get()`",
@@ -145,7 +145,7 @@ struct SubscriptionRule: Rule {
             function: "Client.psubscribe(to:messageReceiver:onSubscribe:)",
             after: .generated([
                 "try await psubscribe(to: patterns, messageReceiver: receiver2, onSubscribe: nil).get()",
-                "continuation.onTermination = { _ in _ = self.punsubscribe(from: patterns) }",
+                "end.onStop { _ = self.punsubscribe(from: patterns) }",
                 "task does not end this wait).",
             ])),
         RuleExample(

@@ -67,11 +67,10 @@ struct ValuesAndCompletionRule: Rule {
                 "let handle = stream(query: query) { result in",
                 "end.continuation.yield(with: result.mapError { $0 })",
                 "} completion: { error in",
-                "if let error {",
-                "end.continuation.finish(throwing: error)",
-                "end.continuation.finish()",
+                // The completion ends the operation: the stream's end then cancels nothing.
+                "end.operationEnded(throwing: error)",
                 "let end = StreamEnd(continuation, abandoned: AbandonedPromiseError(fileID: #fileID, line: #line))",
-                "continuation.onTermination = { _ in handle.cancel() }",
+                "end.onStop { handle.cancel() }",
             ])),
         RuleExample(
             "progress values and a `() -> Void` completion: a stream of the progress that ends with the operation",
@@ -88,7 +87,7 @@ struct ValuesAndCompletionRule: Rule {
             after: .generated([
                 "public func upload(_ data: [UInt8]) -> AsyncThrowingStream<Double, any Error> {",
                 "} done: {",
-                "continuation.finish()",
+                "end.operationEnded()",
             ])),
         RuleExample(
             "a success handler and a completion are a one-shot pair, not a stream",

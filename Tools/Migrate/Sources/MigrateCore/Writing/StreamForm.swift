@@ -37,7 +37,7 @@ extension AsyncFormPlanner {
             if let ending, offset == ending.index {
                 // After the values' handler: a second trailing closure.
                 if offset > handler {
-                    let ends = ending.closure(continuation: feed) { site.freshName($0, avoiding: [continuation, end]) }
+                    let ends = ending.closure(end: end) { site.freshName($0, avoiding: [continuation, end]) }
                     closure.following = (parameter.label ?? "_", .init(ends))
                 } else {
                     // A local, not a closure argument before a trailing closure (which
@@ -82,20 +82,15 @@ extension AsyncFormPlanner {
         // Made before the call, which may throw: a stream's builder closure cannot.
         var body = ["let (\(stream), \(continuation)) = AsyncThrowingStream<\(elementText), any Error>.makeStream()"]
         let completes = ending.map { if case .completion = $0.kind { true } else { false } } ?? false
+        // The stream's end is wired before the call (`StreamEnd` sets `onTermination`), and the
+        // stop handed to it after: an end during the call stops the operation once the handle
+        // exists, and an operation that ended first (its completion, its finish event, its
+        // handlers released) is never stopped.
         body.append(
             "let \(end) = StreamEnd(\(continuation)"
                 + (completes ? ", abandoned: AbandonedPromiseError(fileID: #fileID, line: #line))" : ")"))
         body += prelude + callLines
-        if completes, !shape.carriesError {
-            // The stream finishes only when the operation is over (its completion, or the
-            // handlers released): only the consumer's stop (`.cancelled`) stops it.
-            body += [
-                "\(continuation).onTermination = { termination in",
-                "    if case .cancelled = termination { \(stop.call(handle, chain: chain)) }", "}",
-            ]
-        } else {
-            body.append("\(continuation).onTermination = { _ in \(stop.call(handle, chain: chain)) }")
-        }
+        body.append("\(end).onStop { \(stop.call(handle, chain: chain)) }")
         if stop.resumes { body.append("\(handle)\(chain).resume()  // URLSession tasks start suspended.") }
         body.append("return \(stream)")
 
@@ -230,7 +225,7 @@ extension AsyncFormPlanner {
                 arguments.append(label + parameter.callbackQueueArgument(serialLabel: nil))
             }
         }
-        var body = ["\(end).continuation.onTermination = nil", "\(end).continuation.finish()"]
+        var body = ["\(end).operationEnded()"]
         if let queue, !passesQueue {
             body =
                 [queue.name + (queue.type == "OperationQueue" ? ".addOperation {" : ".async {")]

@@ -54,7 +54,9 @@ extension AsyncFormPlanner {
                 "let \(end) = StreamEnd(\(continuation))",
                 "let \(receiverName): \(receiverType) = { \(end).continuation.yield(\(yielded)) }",
             ] + call + [
-                "\(continuation).onTermination = { _ in \(unsubscribe) }",
+                // Handed over after the subscription: an end before that (the receiver
+                // released) unsubscribes nothing.
+                "\(end).onStop { \(unsubscribe) }",
                 "return \(stream)",
             ]
         let removed = Set(
