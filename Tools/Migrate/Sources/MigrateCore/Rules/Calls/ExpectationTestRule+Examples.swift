@@ -170,6 +170,24 @@ extension ExpectationTestRule {
                 """,
             after: .leftAlone(.expectation, "several expectations")),
         CallExample(
+            "two calls waited for together: the first is left alone for the same reason as the second",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    let first = expectation(description: "first")
+                    api.load(id: 1) { result in
+                        trace.log("first")
+                        first.fulfill()
+                    }
+                    let second = expectation(description: "second")
+                    api.save("a") { error in
+                        trace.log("second")
+                        second.fulfill()
+                    }
+                    wait(for: [first, second], timeout: 1)
+                }
+                """,
+            after: .leftAlone(.expectation, "several expectations (`first`, `second`)")),
+        CallExample(
             "`fulfill(); return` inside `#if`: each clause is a branch, as in an `if`",
             before: """
                 func run(api: FakeAPI, trace: Trace) {

@@ -36,13 +36,17 @@ struct ExpectationTestRule: CallRule {
         if members.contains("expectedFulfillmentCount") {
             return leave("`\(name)` expects several fulfilments: the handler's calls are counted")
         }
+        let several = { (names: [String]) in
+            leave("the wait is for several expectations (`\(names.joined(separator: "`, `"))`)")
+        }
         guard position + 1 < items.count, let waited = Self.waited(items[position + 1]) else {
+            // The first of several calls waited for together: they were in flight at once.
+            let later = items[(position + 1)...].lazy.compactMap { Self.waited($0) ?? nil }
+            if let names = later.first(where: { $0.contains(name) && $0.count > 1 }) { return several(names) }
             return leave("the test does not wait for `\(name)` right after the call")
         }
         let wait = items[position + 1]
-        if let waited, waited != [name] {
-            return leave("the wait is for several expectations (`\(waited.joined(separator: "`, `"))`)")
-        }
+        if let waited, waited != [name] { return several(waited) }
         let checks = Array(items[(position + 2)...])
         if let other = checks.first(where: { !Self.isAssertion($0) }) {
             let line = other.trimmedDescription.prefix { $0 != "\n" }
