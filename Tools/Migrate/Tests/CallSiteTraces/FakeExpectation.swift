@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// A stand-in for `XCTestExpectation` in the trace programs (the trace harness runs its
 /// programs outside an `XCTestCase`): `fulfill()` lets ``wait(for:timeout:)`` return.
@@ -57,3 +58,31 @@ public func expectation(description: String) -> FakeExpectation {
 public func wait(for expectations: [FakeExpectation], timeout: Double) {
     for expectation in expectations { expectation.wait() }
 }
+
+/// A value a test's handler sets and the test checks after its `wait` (what an XCTest test
+/// keeps in a captured `var`): reading it logs `checked <value>`, so that the trace shows
+/// the check and what it read.
+public final class Received: @unchecked Sendable {
+    // @unchecked: `stored` is only read and written while `lock` is held.
+    private let lock = NSLock()
+    private var stored: String?
+    private let trace: Trace
+
+    public init(trace: Trace) {
+        self.trace = trace
+    }
+
+    public var value: String? {
+        get {
+            let value = lock.withLock { stored }
+            trace.log("checked \(value ?? "nil")")
+            return value
+        }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+/// `XCTAssertEqual(_:_:)`: records whether the test passes, which the trace does not show
+/// (what it read is logged by ``Received``).
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func XCTAssertEqual<T: Equatable>(_ first: T, _ second: T, _ message: String = "") {}

@@ -20,6 +20,14 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { ExpectationTestRule3.Before().run(api: $0, trace: $1) },
         after: { _ = try? await ExpectationTestRule3.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
+        name: "ExpectationTestRule: `fulfill(); return` inside `#if`: each clause is a branch, as in an `if`",
+        before: { ExpectationTestRule4.Before().run(api: $0, trace: $1) },
+        after: { _ = try? await ExpectationTestRule4.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "ExpectationTestRule: assertions after the wait read what the handler set: they follow the awaited code",
+        before: { ExpectationTestRule5.Before().run(api: $0, trace: $1) },
+        after: { _ = try? await ExpectationTestRule5.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
         name: "ContinuationCallRule: a continuation resumed by the handler: the call awaited in its place",
         before: { await ContinuationCallRule1.Before().run(api: $0, trace: $1) },
         after: { await ContinuationCallRule1.After().run(api: $0, trace: $1) }),
@@ -287,6 +295,81 @@ enum ExpectationTestRule3 {
                 trace.log("failed")
                 XCTFail()
             }
+        }
+    }
+}
+
+enum ExpectationTestRule4 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            let done = expectation(description: "load")
+            api.load(id: 3) { result in
+                switch result {
+                case .success(let text):
+                    #if canImport(Dispatch)
+                        guard text == "v" else {
+                            XCTFail("unexpected \(text)")
+                            done.fulfill()
+                            return
+                        }
+                    #endif
+                    trace.log("loaded \(text)")
+                case .failure(let error):
+                    trace.failed(error)
+                }
+                done.fulfill()
+            }
+            wait(for: [done], timeout: 1)
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async throws {
+            do {
+                let text = try await api.load(id: 3)
+                #if canImport(Dispatch)
+                    guard text == "v" else {
+                        XCTFail("unexpected \(text)")
+                        return
+                    }
+                #endif
+                trace.log("loaded \(text)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+}
+
+enum ExpectationTestRule5 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            let done = expectation(description: "load")
+            let received = Received(trace: trace)
+            api.load(id: 1) { result in
+                switch result {
+                case .success(let user):
+                    received.value = user
+                case .failure(let error):
+                    received.value = "failed \(type(of: error))"
+                }
+                done.fulfill()
+            }
+            wait(for: [done], timeout: 1)
+            XCTAssertEqual(received.value, "v")
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async throws {
+            let received = Received(trace: trace)
+            do {
+                let user = try await api.load(id: 1)
+                received.value = user
+            } catch {
+                received.value = "failed \(type(of: error))"
+            }
+            XCTAssertEqual(received.value, "v")
         }
     }
 }

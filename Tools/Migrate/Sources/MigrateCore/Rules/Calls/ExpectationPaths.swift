@@ -13,7 +13,8 @@ import SwiftSyntax
 ///   test failed by timing out, and fails awaited. Without a failure it would now pass.
 ///
 /// The statements read are `if`/`else`, `guard`, `switch` (a `break` of its own case),
-/// `return`, `XCTFail(…)`; any other statement may contain none of the expectation's
+/// `#if` (each clause a branch: every build configuration is checked, the active one and
+/// the others), `return`, `XCTFail(…)`; any other statement may contain none of the expectation's
 /// `fulfill()`, a `return` of the handler, `break`, `continue` or `fallthrough`.
 struct ExpectationPaths {
     let name: String
@@ -92,6 +93,23 @@ struct ExpectationPaths {
                     }
                 }
                 if last { return nil }  // its cases ended the handler
+                continue
+            }
+            if let config = item.item.as(IfConfigDeclSyntax.self) {
+                // Each build configuration compiles one clause, or none without `#else`: a
+                // branch of its own, like an `if`. A `break` in it is not followed (`inCase`).
+                for clause in config.clauses {
+                    var statements: [CodeBlockItemSyntax] = []
+                    if let elements = clause.elements {
+                        guard case .statements(let list) = elements else { return unread }
+                        statements = Array(list)
+                    }
+                    if let reason = check(statements, failed: failed, tail: tail && last, inCase: false) {
+                        return reason
+                    }
+                }
+                let exhaustive = config.clauses.contains { $0.poundKeyword.tokenKind == .poundElse }
+                if last { return exhaustive ? nil : end(failed: failed, tail: tail) }
                 continue
             }
             if reaches(item) { return unread }

@@ -2,16 +2,20 @@ import SwiftSyntax
 
 /// A test method that waits for a call's handler with an XCTest expectation: `let done =
 /// expectation(description:)`, the call with a handler that fulfils it, then `wait(for:
-/// [done], timeout:)` or `waitForExpectations(timeout:)` as the method's last statement. The
-/// method becomes `async throws`, awaits the call with the handler's code (its assertions)
-/// in the same order, and the expectation's lines go. ``ExpectationPaths`` checks that every
-/// path through the handler ends the test as before.
+/// [done], timeout:)` or `waitForExpectations(timeout:)` right after it, followed by nothing
+/// or by assertions only (`XCTAssert…`, `XCTFail`: they ran after the handler, and read what
+/// it set). The method becomes `async throws`, awaits the call with the handler's code (its
+/// assertions) in the same order, then the assertions after the wait; the expectation's
+/// lines go. ``ExpectationPaths`` checks that every path through the handler ends the test
+/// as before; with assertions after the wait, the handler may not `return` (that `return`
+/// would now skip them).
 struct ExpectationTestRule: CallRule {
     static let summary =
         "A synchronous test method that creates an expectation, fulfils it where the handler ends and waits for it "
-        + "as its own last statement becomes `async throws` and awaits the call; an inverted expectation, an "
-        + "expected fulfilment count, a path that neither fulfils nor fails, a wait for several or a helper that "
-        + "other code calls leave it alone."
+        + "right after the call, followed only by assertions, becomes `async throws` and awaits the call; an "
+        + "inverted expectation, an "
+        + "expected fulfilment count, a path that neither fulfils nor fails (each `#if` clause is a path), a wait "
+        + "for several, an `override` or a helper that other code calls leave it alone."
 
     func decide(_ rewrite: CallRewrite, in context: RuleContext) -> CallStep {
         var rewrite = rewrite
@@ -32,11 +36,25 @@ struct ExpectationTestRule: CallRule {
         if members.contains("expectedFulfillmentCount") {
             return leave("`\(name)` expects several fulfilments: the handler's calls are counted")
         }
-        guard position + 2 == items.count, let wait = items.last, let waited = Self.waited(wait) else {
-            return leave("the test does not end by waiting for `\(name)` right after the call")
+        let several = { (names: [String]) in
+            leave("the wait is for several expectations (`\(names.joined(separator: "`, `"))`)")
         }
-        if let waited, waited != [name] {
-            return leave("the wait is for several expectations (`\(waited.joined(separator: "`, `"))`)")
+        guard position + 1 < items.count, let waited = Self.waited(items[position + 1]) else {
+            // The first of several calls waited for together: they were in flight at once.
+            let later = items[(position + 1)...].lazy.compactMap { Self.waited($0) ?? nil }
+            if let names = later.first(where: { $0.contains(name) && $0.count > 1 }) { return several(names) }
+            return leave("the test does not wait for `\(name)` right after the call")
+        }
+        let wait = items[position + 1]
+        if let waited, waited != [name] { return several(waited) }
+        let checks = Array(items[(position + 2)...])
+        if let other = checks.first(where: { !Self.isAssertion($0) }) {
+            let line = other.trimmedDescription.prefix { $0 != "\n" }
+            return leave("after the wait for `\(name)`, `\(line)` is not an assertion (`XCTAssert…`, `XCTFail`)")
+        }
+        if function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.override) }) {
+            return leave(
+                "`\(function.name.text)` overrides a method XCTest calls: its signature cannot become `async throws`")
         }
         if context.callSites.isCalled(function.name.text) {
             return leave(
@@ -49,11 +67,14 @@ struct ExpectationTestRule: CallRule {
         else { return leave("the handler is not written at the call") }
         var paths = ExpectationPaths(name: name, handler: handler)
         if let reason = paths.check() { return leave(reason) }
+        if !checks.isEmpty, Self.returns(in: handler) {
+            return leave("a `return` in the handler would now skip the assertions after the wait for `\(name)`")
+        }
         if members.filter({ $0 == "fulfill" }).count != paths.fulfills.count {
             return leave("`\(name)` is fulfilled outside the handler")
         }
         rewrite.expectation = ExpectationTest(
-            function: function, declaration: declaration, fulfills: paths.fulfills, wait: wait)
+            function: function, declaration: declaration, fulfills: paths.fulfills, wait: wait, checks: checks)
         rewrite.context?.isAsync = true
         return .proceed(rewrite)
     }
@@ -85,6 +106,14 @@ struct ExpectationTestRule: CallRule {
         return .some(array.elements.map { $0.expression.trimmedDescription })
     }
 
+    /// `XCTAssert…(…)` or `XCTFail(…)` as a statement: it only records whether the test
+    /// passes, so it reads what the handler set and nothing runs that the handler could see.
+    private static func isAssertion(_ item: CodeBlockItemSyntax) -> Bool {
+        guard let call = item.item.as(FunctionCallExprSyntax.self) else { return false }
+        let callee = call.calledExpression.trimmedDescription
+        return callee.hasPrefix("XCTAssert") || callee == "XCTFail"
+    }
+
     /// The members used on `name` (`done.fulfill()` → `fulfill`).
     private static func members(of name: String, in body: CodeBlockSyntax) -> [String] {
         body.tokens(viewMode: .sourceAccurate).compactMap { token in
@@ -105,177 +134,6 @@ struct ExpectationTestRule: CallRule {
             return node?.id == handler.id
         }
     }
-
-    static let examples: [CallExample] = [
-        CallExample(
-            "a test that waits for the handler becomes async throws",
-            before: """
-                func run(api: FakeAPI, trace: Trace) {
-                    let done = expectation(description: "load")
-                    api.load(id: 1) { result in
-                        switch result {
-                        case .success(let user):
-                            trace.log("loaded \\(user)")
-                        case .failure(let error):
-                            trace.failed(error)
-                        }
-                        done.fulfill()
-                    }
-                    wait(for: [done], timeout: 1)
-                }
-                """,
-            after: .rewritten(
-                """
-                func run(api: FakeAPI, trace: Trace) async throws {
-                    do {
-                        let user = try await api.load(id: 1)
-                        trace.log("loaded \\(user)")
-                    } catch {
-                        trace.failed(error)
-                    }
-                }
-                """)),
-        CallExample(
-            "an inverted expectation checks that the handler is not called: left alone",
-            before: """
-                func run(api: FakeAPI, trace: Trace) {
-                    let done = expectation(description: "load")
-                    done.isInverted = true
-                    api.load(id: 1) { result in
-                        trace.log("called")
-                        done.fulfill()
-                    }
-                    wait(for: [done], timeout: 1)
-                }
-                """,
-            after: .leftAlone(.expectation, "inverted")),
-        CallExample(
-            "an expected fulfilment count counts the handler's calls: left alone",
-            before: """
-                func run(api: FakeAPI, trace: Trace) {
-                    let done = expectation(description: "load")
-                    done.expectedFulfillmentCount = 2
-                    api.load(id: 1) { result in
-                        trace.log("called")
-                        done.fulfill()
-                    }
-                    wait(for: [done], timeout: 1)
-                }
-                """,
-            after: .leftAlone(.expectation, "several fulfilments")),
-        CallExample(
-            "`XCTFail; fulfill(); return`: the `return` ends the test, as the wait did",
-            before: """
-                func run(api: FakeAPI, trace: Trace) {
-                    let done = expectation(description: "load")
-                    api.load(id: 3) { result in
-                        switch result {
-                        case .success(let text):
-                            guard text == "v" else {
-                                XCTFail("unexpected \\(text)")
-                                done.fulfill()
-                                return
-                            }
-                            trace.log("loaded \\(text)")
-                        case .failure(let error):
-                            trace.failed(error)
-                        }
-                        done.fulfill()
-                    }
-                    wait(for: [done], timeout: 1)
-                }
-                """,
-            after: .rewritten(
-                """
-                func run(api: FakeAPI, trace: Trace) async throws {
-                    do {
-                        let text = try await api.load(id: 3)
-                        guard text == "v" else {
-                            XCTFail("unexpected \\(text)")
-                            return
-                        }
-                        trace.log("loaded \\(text)")
-                    } catch {
-                        trace.failed(error)
-                    }
-                }
-                """)),
-        CallExample(
-            "`fulfill()` on success, `XCTFail` otherwise: that path fails, before and after",
-            before: """
-                func run(api: FakeAPI, trace: Trace) {
-                    let done = expectation(description: "load")
-                    api.load(id: 4) { result in
-                        switch result {
-                        case .success(let text):
-                            trace.log("loaded \\(text)")
-                            done.fulfill()
-                        default:
-                            trace.log("failed")
-                            XCTFail()
-                        }
-                    }
-                    wait(for: [done], timeout: 1)
-                }
-                """,
-            after: .rewritten(
-                """
-                func run(api: FakeAPI, trace: Trace) async throws {
-                    do {
-                        let text = try await api.load(id: 4)
-                        trace.log("loaded \\(text)")
-                    } catch {
-                        trace.log("failed")
-                        XCTFail()
-                    }
-                }
-                """)),
-        CallExample(
-            "an expectation fulfilled where this tool does not follow: left alone",
-            before: """
-                func run(api: FakeAPI, trace: Trace) {
-                    let done = expectation(description: "load")
-                    api.load(id: 1) { result in
-                        trace.log("called")
-                        DispatchQueue.main.async { done.fulfill() }
-                    }
-                    wait(for: [done], timeout: 1)
-                }
-                """,
-            after: .leftAlone(.expectation, "does not follow")),
-        CallExample(
-            "a helper that waits, called by a test: left alone (its callers would have to await it)",
-            before: """
-                func run(api: FakeAPI, trace: Trace) {
-                    let done = expectation(description: "load")
-                    api.load(id: 1) { result in
-                        trace.log("called")
-                        done.fulfill()
-                    }
-                    wait(for: [done], timeout: 1)
-                }
-
-                func testRun() {
-                    run(api: FakeAPI(outcome: .value, trace: Trace()), trace: Trace())
-                }
-                """,
-            after: .leftAlone(.expectation, "is called by other code")),
-        CallExample(
-            "a wait for several expectations: left alone",
-            before: """
-                func run(api: FakeAPI, trace: Trace) {
-                    let done = expectation(description: "load")
-                    let other = expectation(description: "other")
-                    other.fulfill()
-                    api.load(id: 1) { result in
-                        trace.log("called")
-                        done.fulfill()
-                    }
-                    wait(for: [done, other], timeout: 1)
-                }
-                """,
-            after: .leftAlone(.expectation, "several expectations")),
-    ]
 }
 
 /// An XCTest method waiting for a call's handler: the lines that go once the call is awaited.
@@ -285,6 +143,14 @@ struct ExpectationTest {
     var declaration: CodeBlockItemSyntax
     /// Every `done.fulfill()` of the handler (its last statement, or followed by `return`).
     var fulfills: [CodeBlockItemSyntax]
-    /// `wait(for: [done], timeout: …)`, the method's last statement.
+    /// `wait(for: [done], timeout: …)`, right after the call.
     var wait: CodeBlockItemSyntax
+    /// The assertions after the wait (the method's last statements), which ran after the
+    /// handler and run after the awaited call's code.
+    var checks: [CodeBlockItemSyntax] = []
+
+    /// Whether `item` goes with the call (the wait) or ran after the handler (the checks).
+    func follows(_ item: CodeBlockItemSyntax) -> Bool {
+        item.id == wait.id || checks.contains { $0.id == item.id }
+    }
 }

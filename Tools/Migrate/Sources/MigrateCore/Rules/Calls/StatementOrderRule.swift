@@ -15,8 +15,9 @@ struct StatementOrderRule: CallRule {
             if let item = node.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self) {
                 let items = Array(list)
                 let position = items.firstIndex { $0.id == item.id } ?? items.count - 1
-                // A test's `wait` for the handler goes with the call (``ExpectationTestRule``).
-                let after = items[(position + 1)...].filter { $0.id != rewrite.expectation?.wait.id }.count
+                // A test's `wait` for the handler goes with the call, and the assertions after it
+                // ran after the handler (``ExpectationTestRule``).
+                let after = items[(position + 1)...].filter { !(rewrite.expectation?.follows($0) ?? false) }.count
                 if after > 0 {
                     let first = items[position + 1].trimmedDescription.prefix { $0 != "\n" }
                     return .leave(
