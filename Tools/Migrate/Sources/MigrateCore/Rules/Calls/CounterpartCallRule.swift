@@ -97,7 +97,7 @@ struct CounterpartCallRule: CallRule {
 
     /// Whether code at `node` may be isolated to an actor: it is in an actor, or something
     /// around it (a function, closure or type, or the type an extension extends) has a
-    /// global actor attribute.
+    /// global actor attribute, or the module's default isolation covers it.
     static func isIsolated(_ node: some SyntaxProtocol, index: SourceIndex) -> Bool {
         var current = node.parent
         while let syntax = current {
@@ -122,7 +122,7 @@ struct CounterpartCallRule: CallRule {
             }
             current = syntax.parent
         }
-        return false
+        return index.defaultActor(at: node) != nil
     }
 
     /// `.global()`, `.global(qos: .background)`, `DispatchQueue.global(…)`.
