@@ -12,6 +12,9 @@ struct FileEmitter {
         var lines = header(fileName: fileName)
         lines.append("")
         lines += imports(tree)
+        // In a module isolated to the main actor by default, the helpers say they are not
+        // (their initializers and `deinit` run wherever the stream ends).
+        let nonisolated = options.defaultIsolation == nil ? "" : "nonisolated "
         if members.contains(where: \.needsUncheckedHandle) {
             lines += [
                 "",
@@ -19,7 +22,7 @@ struct FileEmitter {
                 "/// `onTermination`, or the `sending` closure given to `cancelOnRequest`, which FutureBridge",
                 "/// runs in the caller's isolation. `cancel()` may be called from any thread, but not every",
                 "/// SDK marks the handle `Sendable`.",
-                "private struct UncheckedCancelHandle<Handle>: @unchecked Sendable {",
+                "private \(nonisolated)struct UncheckedCancelHandle<Handle>: @unchecked Sendable {",
                 "    let value: Handle",
                 "    init(_ value: Handle) { self.value = value }",
                 "}",
@@ -32,7 +35,7 @@ struct FileEmitter {
                 "",
                 "/// Ends a stream form's stream when the library releases the handlers that feed it (no",
                 "/// more values can come), throwing `AbandonedPromiseError` if a completion was due.",
-                "private final class StreamEnd<Element: Sendable>: Sendable {",
+                "private \(nonisolated)final class StreamEnd<Element: Sendable>: Sendable {",
                 "    let continuation: AsyncThrowingStream<Element, any Error>.Continuation",
                 "    private let abandoned: AbandonedPromiseError?",
                 "",
