@@ -920,14 +920,14 @@ enum MainQueueHopRule4 {
 enum MainQueueHopRule5 {
     @MainActor struct Before {
         func run(api: FakeAPI, trace: Trace) async {
-            api.load(id: 5) { result in
+            api.fetch(id: 5) { value, error in
                 DispatchQueue.main.async {
-                    switch result {
-                    case .success(let value):
-                        trace.log("got \(value)")
-                    case .failure(let error):
+                    if let error {
                         trace.failed(error)
+                        return
                     }
+                    guard let value else { return }
+                    trace.log("got \(value)")
                 }
             }
         }
@@ -936,7 +936,7 @@ enum MainQueueHopRule5 {
     @MainActor struct After {
         func run(api: FakeAPI, trace: Trace) async {
             do {
-                let value = try await api.load(id: 5)
+                let value = try await api.fetch(id: 5)
                 trace.log("got \(value)")
             } catch {
                 trace.failed(error)

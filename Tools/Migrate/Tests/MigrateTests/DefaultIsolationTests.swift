@@ -124,6 +124,71 @@ struct DefaultIsolationTests {
         #expect(compiled.output.contains("main actor-isolated"), "\(compiled.output)")
     }
 
+    /// Where the tool and the compiler say the default leaves a declaration nonisolated:
+    /// each function's name ends in `Main` or `Free`.
+    static let placements = """
+        public final class Plain { public func plainMain(_ done: @escaping @Sendable (Int) -> Void) {} }
+        public struct Shared: Sendable { public func sharedMain(_ done: @escaping @Sendable (Int) -> Void) {} }
+        public nonisolated struct Loose {
+            public func looseFree(_ done: @escaping @Sendable (Int) -> Void) {}
+            public struct Inner { public func innerFree(_ done: @escaping @Sendable (Int) -> Void) {} }
+        }
+        extension Loose { public func looseExtensionMain(_ done: @escaping @Sendable (Int) -> Void) {} }
+        public enum Failed: Error {
+            case lost
+            public func failedFree(_ done: @escaping @Sendable (Int) -> Void) {}
+            public struct Detail { public func detailFree(_ done: @escaping @Sendable (Int) -> Void) {} }
+        }
+        extension Failed { public func failedExtensionFree(_ done: @escaping @Sendable (Int) -> Void) {} }
+        public struct Late {}
+        extension Late: Error { public func lateMain(_ done: @escaping @Sendable (Int) -> Void) {} }
+        extension String { public func stringMain(_ done: @escaping @Sendable (Int) -> Void) {} }
+        nonisolated extension Int { public func intFree(_ done: @escaping @Sendable (Int) -> Void) {} }
+        public func globalMain(_ done: @escaping @Sendable (Int) -> Void) {}
+        public nonisolated func globalFree(_ done: @escaping @Sendable (Int) -> Void) {}
+        """
+
+    static let calls: [(name: String, call: String)] = [
+        ("plainMain", "Plain().plainMain { _ in }"), ("sharedMain", "Shared().sharedMain { _ in }"),
+        ("looseFree", "Loose().looseFree { _ in }"), ("innerFree", "Loose.Inner().innerFree { _ in }"),
+        ("looseExtensionMain", "Loose().looseExtensionMain { _ in }"),
+        ("failedFree", "Failed.lost.failedFree { _ in }"),
+        ("detailFree", "Failed.Detail().detailFree { _ in }"),
+        ("failedExtensionFree", "Failed.lost.failedExtensionFree { _ in }"), ("lateMain", "Late().lateMain { _ in }"),
+        ("stringMain", "\"\".stringMain { _ in }"), ("intFree", "1.intFree { _ in }"),
+        ("globalMain", "globalMain { _ in }"), ("globalFree", "globalFree { _ in }"),
+    ]
+
+    /// The tool's reading against the compiler's: each form is `nonisolated(nonsending)`
+    /// exactly where the name says `Free`; from nonisolated code, the compiler lets the
+    /// `Free` functions be called synchronously and refuses each `Main` one.
+    @Test(
+        "What the default leaves nonisolated: the tool reads it as the compiler does",
+        .enabled(if: CallSiteIsolationCompileTests.built))
+    func placementsMatchTheCompiler() throws {
+        let result = Migrator(options: .mainActorDefault).migrate([
+            SourceInput(path: "Module.swift", text: Self.placements)
+        ])
+        let forms = result.files.map(\.text).joined()
+        for (name, _) in Self.calls {
+            let isolated = forms.contains("public func \(name)() async throws -> Int {")
+            let nonisolated = forms.contains("public nonisolated(nonsending) func \(name)() async throws -> Int {")
+            #expect(name.hasSuffix("Main") ? isolated && !nonisolated : nonisolated && !isolated, "\(name)")
+        }
+        let free = Self.calls.filter { $0.name.hasSuffix("Free") }.map { "    " + $0.call }
+        let main = Self.calls.filter { $0.name.hasSuffix("Main") }.map { "    " + $0.call }
+        let probe = { (calls: [String]) in
+            Self.placements + "\nnonisolated func probe() {\n" + calls.joined(separator: "\n") + "\n}\n"
+        }
+        let freeCompiled = try CallSiteIsolationCompileTests.compile(probe(free), flags: Self.settings[0])
+        #expect(freeCompiled.status == 0, "\(freeCompiled.output)")
+        let mainCompiled = try CallSiteIsolationCompileTests.compile(probe(main), flags: Self.settings[0])
+        let refused = mainCompiled.output.split(separator: "\n").filter {
+            $0.contains("error: call to main actor-isolated") && !$0.contains("`-")
+        }
+        #expect(refused.count == main.count, "\(mainCompiled.output)")
+    }
+
     @Test("A Package.swift target with .defaultIsolation(MainActor.self) is detected; other targets are not")
     func manifest() throws {
         let package = FileManager.default.temporaryDirectory.appendingPathComponent("default-isolation-\(UUID())")

@@ -135,6 +135,20 @@ struct CounterpartCallRule: CallRule {
         [".main", "DispatchQueue.main", "OperationQueue.main"].contains(expression)
     }
 
+    /// A call whose handler runs on a global queue: its code ran on no queue of its own.
+    private static let globalQueueCall = """
+        func run(api: FakeAPI, trace: Trace) async {
+            api.download(id: 12, callbackQueue: .global(qos: .background)) { result in
+                switch result {
+                case .success(let text):
+                    trace.log("got \\(text)")
+                case .failure(let error):
+                    trace.failed(error)
+                }
+            }
+        }
+        """
+
     static let examples: [CallExample] = [
         CallExample(
             "the API's own async function: the call awaits that one",
@@ -163,18 +177,7 @@ struct CounterpartCallRule: CallRule {
                 """)),
         CallExample(
             "`callbackQueue: .global()` outside actors: the code ran on no queue of its own",
-            before: """
-                func run(api: FakeAPI, trace: Trace) async {
-                    api.download(id: 12, callbackQueue: .global(qos: .background)) { result in
-                        switch result {
-                        case .success(let text):
-                            trace.log("got \\(text)")
-                        case .failure(let error):
-                            trace.failed(error)
-                        }
-                    }
-                }
-                """,
+            before: globalQueueCall,
             after: .rewritten(
                 """
                 func run(api: FakeAPI, trace: Trace) async {
@@ -187,6 +190,10 @@ struct CounterpartCallRule: CallRule {
                 }
                 """),
             notes: ["global concurrent"]),
+        CallExample(
+            "default isolation MainActor: `callbackQueue: .global()` in an unannotated function, left alone",
+            before: globalQueueCall,
+            after: .leftAlone(.callbackQueue, "`callbackQueue: .global(qos: .background)`"), options: .mainActorDefault),
         CallExample(
             "a multi-shot handler is left alone",
             before: """

@@ -215,23 +215,25 @@ struct MainQueueHopRule: CallRule {
             "default isolation MainActor: an unannotated function is on the main actor, no hop",
             before: """
                 func run(api: FakeAPI, trace: Trace) async {
-                    api.load(id: 5) { result in
+                    api.fetch(id: 5) { value, error in
                         DispatchQueue.main.async {
-                            switch result {
-                            case .success(let value):
-                                trace.log("got \\(value)")
-                            case .failure(let error):
+                            if let error {
                                 trace.failed(error)
+                                return
                             }
+                            guard let value else { return }
+                            trace.log("got \\(value)")
                         }
                     }
                 }
                 """,
+            // (`fetch`, not `load`: a cancelled `load` reports its cancellation on the thread
+            // that happens to run it, which a main-actor caller makes either.)
             after: .rewritten(
                 """
                 func run(api: FakeAPI, trace: Trace) async {
                     do {
-                        let value = try await api.load(id: 5)
+                        let value = try await api.fetch(id: 5)
                         trace.log("got \\(value)")
                     } catch {
                         trace.failed(error)
