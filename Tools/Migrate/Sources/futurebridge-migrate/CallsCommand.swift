@@ -36,6 +36,8 @@ struct CallsCommand: ParsableCommand {
         help: "A symbol graph (.symbols.json) or a directory of them (repeatable), for the APIs of other modules.")
     var symbolGraphs: [String] = []
 
+    @OptionGroup var isolation: DefaultIsolationOption
+
     @Flag(help: "Edit the files in place (default: print a unified diff).")
     var write = false
 
@@ -56,7 +58,10 @@ struct CallsCommand: ParsableCommand {
             else {
                 throw ValidationError("\(sourcesDir) is not a directory")
             }
-            let result = CallMigrator().migrate(try sourceInputs(under: root), symbolGraphs: graphs, context: context)
+            let options = MigrationOptions(
+                defaultIsolation: try isolation.resolved(sources: root))
+            let result = CallMigrator(options: options).migrate(
+                try sourceInputs(under: root), symbolGraphs: graphs, context: context)
             let module = root.lastPathComponent
             let report = summary ? result.summary(module: module) : result.report(module: module)
             FileHandle.standardError.write(Data(report.utf8))

@@ -84,11 +84,13 @@ struct FutureBridgeMigrate: ParsableCommand {
             """)
     var cancelMethods: [String] = []
 
+    @OptionGroup var isolation: DefaultIsolationOption
+
     @Flag(help: "Print only the summary of each module, not one line per function.")
     var summary = false
 
     mutating func run() throws {
-        let options = MigrationOptions(
+        var options = MigrationOptions(
             mode: legacyShims ? .legacyShims : .asyncForms, publicOnly: publicOnly, imports: imports,
             oneShot: Set(oneShot), multiShot: Set(multiShot), cancelMethods: cancelMethods)
         let graphs = try symbolGraphs.flatMap { try SymbolGraph.load(from: URL(fileURLWithPath: $0)) }
@@ -101,6 +103,7 @@ struct FutureBridgeMigrate: ParsableCommand {
             else {
                 throw ValidationError("\(sourcesDir) is not a directory")
             }
+            options.defaultIsolation = try isolation.resolved(sources: root)
             let result = Migrator(options: options).migrate(
                 try sourceInputs(under: root), symbolGraphs: graphs, context: context)
             let module = Self.moduleName(root)
@@ -148,5 +151,29 @@ struct FutureBridgeMigrate: ParsableCommand {
         let current = FileManager.default.currentDirectoryPath
         let prefix = current.hasSuffix("/") ? current : current + "/"
         return url.path.hasPrefix(prefix) ? String(url.path.dropFirst(prefix.count)) : url.path
+    }
+}
+
+/// `--default-isolation`, for both commands.
+struct DefaultIsolationOption: ParsableArguments {
+    @Option(
+        name: .customLong("default-isolation"),
+        help: """
+            The module's default actor isolation: `MainActor` (a target built with \
+            `.defaultIsolation(MainActor.self)`, `-default-isolation MainActor` or Xcode's \
+            SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor) or `nonisolated`. Default: what the target's \
+            Package.swift declares, else nonisolated.
+            """)
+    var defaultIsolation: String?
+
+    /// The default isolation of the module under `sources`: the option, else what its
+    /// target's `Package.swift` declares.
+    func resolved(sources: URL) throws -> String? {
+        switch defaultIsolation {
+        case nil: return PackageManifest.defaultIsolation(of: sources)
+        case "MainActor", "@MainActor": return "@MainActor"
+        case "nonisolated": return nil
+        case let other?: throw ValidationError("--default-isolation takes MainActor or nonisolated, not \(other)")
+        }
     }
 }

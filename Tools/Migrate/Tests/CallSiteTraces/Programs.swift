@@ -96,6 +96,18 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await MainQueueHopRule4.Before().run(api: $0, trace: $1) },
         after: { await MainQueueHopRule4.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
+        name: "MainQueueHopRule: default isolation MainActor: an unannotated function is on the main actor, no hop",
+        before: { await MainQueueHopRule5.Before().run(api: $0, trace: $1) },
+        after: { await MainQueueHopRule5.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "MainQueueHopRule: default isolation MainActor: `callbackQueue: .main` is the caller's own isolation",
+        before: { await MainQueueHopRule6.Before().run(api: $0, trace: $1) },
+        after: { await MainQueueHopRule6.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "MainQueueHopRule: default isolation MainActor: a `nonisolated` function still hops",
+        before: { await MainQueueHopRule7.Before().run(api: $0, trace: $1) },
+        after: { await MainQueueHopRule7.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
         name: "WeakSelfRule: weak self with guard let self: kept alive, and said so",
         before: { await WeakSelfRule1.Before().run(api: $0, trace: $1) },
         after: { await WeakSelfRule1.After().run(api: $0, trace: $1) }),
@@ -167,6 +179,10 @@ public let callSitePrograms: [CallSiteProgram] = [
         name: "PyramidFunctionRule: @MainActor function, `(Error?)` handler not @Sendable: a main-actor task",
         before: { await PyramidFunctionRule5.Before().run(api: $0, trace: $1) },
         after: { await PyramidFunctionRule5.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
+        name: "PyramidFunctionRule: default isolation MainActor, handler not @Sendable: a main-actor task",
+        before: { await PyramidFunctionRule6.Before().run(api: $0, trace: $1) },
+        after: { await PyramidFunctionRule6.After().run(api: $0, trace: $1) }, waitsForShim: true),
     CallSiteProgram(
         name: "CompletionPathRule: failure code that does more than pass the error on: a do/catch around the await",
         before: { CompletionPathRule1.Before().run(api: $0, trace: $1) },
@@ -984,6 +1000,92 @@ enum MainQueueHopRule4 {
     }
 }
 
+enum MainQueueHopRule5 {
+    @MainActor struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            api.fetch(id: 5) { value, error in
+                DispatchQueue.main.async {
+                    if let error {
+                        trace.failed(error)
+                        return
+                    }
+                    guard let value else { return }
+                    trace.log("got \(value)")
+                }
+            }
+        }
+    }
+
+    @MainActor struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let value = try await api.fetch(id: 5)
+                trace.log("got \(value)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+}
+
+enum MainQueueHopRule6 {
+    @MainActor struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            api.download(id: 13, callbackQueue: .main) { result in
+                switch result {
+                case .success(let text):
+                    trace.log("got \(text)")
+                case .failure(let error):
+                    trace.failed(error)
+                }
+            }
+        }
+    }
+
+    @MainActor struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let text = try await api.download(id: 13)
+                trace.log("got \(text)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+}
+
+enum MainQueueHopRule7 {
+    @MainActor struct Before {
+        nonisolated func run(api: FakeAPI, trace: Trace) async {
+            api.load(id: 6) { result in
+                DispatchQueue.main.async {
+                    switch result {
+                    case .success(let value):
+                        trace.log("got \(value)")
+                    case .failure(let error):
+                        trace.failed(error)
+                    }
+                }
+            }
+        }
+    }
+
+    @MainActor struct After {
+        nonisolated func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let value = try await api.load(id: 6)
+                await MainActor.run {
+                    trace.log("got \(value)")
+                }
+            } catch {
+                await MainActor.run {
+                    trace.failed(error)
+                }
+            }
+        }
+    }
+}
+
 enum WeakSelfRule1 {
     struct Before {
         final class Model: Sendable {
@@ -1666,6 +1768,47 @@ enum PyramidFunctionRule5 {
                     completion(nil)
                 } catch {
                     completion(error)
+                }
+            }
+        }
+    }
+}
+
+enum PyramidFunctionRule6 {
+    @MainActor struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            title(api: api) { result in
+                trace.delivered("\(result)")
+            }
+        }
+
+        func title(api: FakeAPI, completion: @escaping (Result<String, any Error>) -> Void) {
+            api.show(id: 1) { result in
+                completion(result)
+            }
+        }
+    }
+
+    @MainActor struct After {
+        func run(api: FakeAPI, trace: Trace) {
+            title(api: api) { result in
+                trace.delivered("\(result)")
+            }
+        }
+
+        func title(api: FakeAPI) async throws -> String {
+            return try await api.show(id: 1)
+        }
+
+        /// Completion-handler form of `title(api:)`, for callers not migrated yet.
+        @available(*, renamed: "title(api:)")
+        func title(api: FakeAPI, completion: @escaping (Result<String, any Error>) -> Void) {
+            Task {
+                do {
+                    let value = try await title(api: api)
+                    completion(.success(value))
+                } catch {
+                    completion(.failure(error))
                 }
             }
         }

@@ -86,4 +86,58 @@ struct CallSiteCommandTests {
         let again = try run(["calls", app.path, "--context", api.path, "--summary"])
         #expect(again.errors.contains("1 call site with an async counterpart: 0 converted, 1 left alone"))
     }
+
+    /// A target with `.defaultIsolation(MainActor.self)` in its package's manifest: its
+    /// unannotated async function is on the main actor, the handler's hop disappears; with
+    /// `--default-isolation nonisolated` it stays, as `MainActor.run`; a bad value is refused.
+    @Test("calls: the manifest's default isolation is read; --default-isolation overrides it")
+    func defaultIsolationFromManifest() throws {
+        let package = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-isolation-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: package) }
+        let app = package.appendingPathComponent("Sources/App")
+        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        try Data(
+            """
+            // swift-tools-version: 6.2
+            import PackageDescription
+
+            let package = Package(
+                name: "App", targets: [.target(name: "App", swiftSettings: [.defaultIsolation(MainActor.self)])])
+
+            """.utf8
+        ).write(to: package.appendingPathComponent("Package.swift"))
+        try Data(
+            """
+            import Dispatch
+
+            final class Client: Sendable {
+                func ping(completion: @escaping @Sendable ((any Error)?) -> Void) { completion(nil) }
+                func ping() async throws {}
+            }
+
+            func refresh(client: Client) async {
+                client.ping { error in
+                    DispatchQueue.main.async {
+                        if let error {
+                            print("failed: \\(error)")
+                            return
+                        }
+                        print("pong")
+                    }
+                }
+            }
+
+            """.utf8
+        ).write(to: app.appendingPathComponent("Refresh.swift"))
+
+        let detected = try run(["calls", app.path])
+        #expect(detected.status == 0)
+        #expect(detected.output.contains("+        try await client.ping()\n+        print(\"pong\")\n"))
+        #expect(!detected.output.contains("MainActor.run"))
+        let overridden = try run(["calls", app.path, "--default-isolation", "nonisolated"])
+        #expect(overridden.output.contains("MainActor.run"))
+        let refused = try run(["calls", app.path, "--default-isolation", "Main"])
+        #expect(refused.status != 0)
+        #expect(refused.errors.contains("--default-isolation takes MainActor or nonisolated, not Main"))
+    }
 }

@@ -15,7 +15,7 @@ struct CallSiteFunctionTests {
 
     @Test("Each function rule's examples", arguments: FunctionRuleCatalog.examples.map(\.example))
     func example(_ example: CallExample) throws {
-        let (text, result) = try CallSiteFixtures.rewrite(example.before)
+        let (text, result) = try CallSiteFixtures.rewrite(example.before, options: example.options)
         let entry = try #require(result.functions.first, "no function found")
         CallSiteFixtures.check(example, text: text, result: result, outcome: entry.outcome, entry.description)
     }

@@ -32,11 +32,18 @@ struct CallSiteIsolationCompileTests {
         ],
     ]
 
-    /// The rewritten function examples whose shim is a task, as the tool writes them now.
-    static func programs() throws -> [(name: String, text: String)] {
+    /// The rewritten function examples whose shim is a task, as the tool writes them now, and
+    /// the settings each compiles with: an example of a module isolated to the main actor by
+    /// default only with `-default-isolation MainActor`.
+    static func programs() throws -> [(name: String, text: String, settings: [[String]])] {
         try FunctionRuleCatalog.examples.compactMap { rule, example in
             guard case .rewritten(let expected) = example.after, expected.contains("Task {") else { return nil }
-            return ("\(rule): \(example.name)", try CallSiteFixtures.rewrite(example.before).text)
+            let byDefault = example.options.defaultIsolation != nil
+            let settings = byDefault ? Self.settings.filter { $0.contains("MainActor") } : Self.settings
+            return (
+                "\(rule): \(example.name)", try CallSiteFixtures.rewrite(example.before, options: example.options).text,
+                settings
+            )
         }
     }
 
@@ -68,8 +75,9 @@ struct CallSiteIsolationCompileTests {
     func compiles() throws {
         let programs = try Self.programs()
         #expect(!programs.isEmpty)
+        #expect(programs.contains { $0.settings.count == 2 })
         for program in programs {
-            for flags in Self.settings {
+            for flags in program.settings {
                 let result = try Self.compile(program.text, flags: flags)
                 #expect(result.status == 0, "\(program.name) \(flags): \(result.output)")
             }
@@ -85,5 +93,16 @@ struct CallSiteIsolationCompileTests {
         let result = try Self.compile(detached, flags: [])
         #expect(result.status != 0)
         #expect(result.output.contains("data race"), "\(result.output)")
+    }
+
+    /// The check can fail for the default isolation too: the shim the tool writes for a
+    /// function of a module isolated to the main actor by default (a task, no attribute)
+    /// sends the handler out of a nonisolated function when compiled without that default.
+    @Test("A main-actor-by-default shim compiled without the default does not compile", .enabled(if: built))
+    func defaultIsolationMatters() throws {
+        let program = try #require(try Self.programs().first { $0.settings.count == 2 })
+        let result = try Self.compile(program.text, flags: [])
+        #expect(result.status != 0)
+        #expect(result.output.contains("data race") || result.output.contains("sending"), "\(result.output)")
     }
 }

@@ -16,8 +16,11 @@ enum CallSiteFixtures {
     }
 
     /// The tool's rewrite of a program, and its report.
-    static func rewrite(_ program: String) throws -> (text: String, result: CallMigrationResult) {
-        let result = CallMigrator().migrate([SourceInput(path: "Program.swift", text: program)], context: try api())
+    static func rewrite(_ program: String, options: MigrationOptions = MigrationOptions()) throws -> (
+        text: String, result: CallMigrationResult
+    ) {
+        let result = CallMigrator(options: options).migrate(
+            [SourceInput(path: "Program.swift", text: program)], context: try api())
         return (result.files.first?.text ?? program, result)
     }
 
@@ -30,10 +33,14 @@ enum CallSiteFixtures {
             guard case .rewritten = example.after else { continue }
             counts[rule, default: 0] += 1
             let name = "\(rule)\(counts[rule]!)"
-            let after = try rewrite(example.before).text
+            let after = try rewrite(example.before, options: example.options).text
             // An XCTest-style program is synchronous before, `async throws` after; a main-actor
-            // program's synchronous `run` is awaited from the harness.
-            let mainActor = example.before.contains("@MainActor func run(") ? "await " : ""
+            // program's synchronous `run` is awaited from the harness. A program of a module
+            // isolated to the main actor by default: its types are `@MainActor`, as the
+            // compiler infers them there (this module's default is nonisolated).
+            let isolatedByDefault = example.options.defaultIsolation != nil
+            let wrapper = isolatedByDefault ? "@MainActor struct" : "struct"
+            let mainActor = example.before.contains("@MainActor func run(") || isolatedByDefault ? "await " : ""
             let before = example.before.contains("func run(api: FakeAPI, trace: Trace) async") ? "await " : mainActor
             let isAsync = after.contains("func run(api: FakeAPI, trace: Trace) async")
             let awaited =
@@ -51,11 +58,11 @@ enum CallSiteFixtures {
             types.append(
                 """
                 enum \(name) {
-                    struct Before {
+                    \(wrapper) Before {
                 \(indented(example.before, by: 8))
                     }
 
-                    struct After {
+                    \(wrapper) After {
                 \(indented(after, by: 8))
                     }
                 }
@@ -126,7 +133,7 @@ struct CallSiteRuleTests {
 
     @Test("Each call-site rule's examples", arguments: CallRuleCatalog.examples.map(\.example))
     func example(_ example: CallExample) throws {
-        let (text, result) = try CallSiteFixtures.rewrite(example.before)
+        let (text, result) = try CallSiteFixtures.rewrite(example.before, options: example.options)
         let entry = try #require(result.entries.first, "no call found")
         CallSiteFixtures.check(example, text: text, result: result, outcome: entry.outcome, entry.description)
     }

@@ -33,16 +33,28 @@ public struct MigrationOptions: Sendable, Equatable {
     /// The method that stops what a type stands for, where its name does not say so:
     /// `Type.method` (`--cancel-method`).
     public var cancelMethods: [String]
+    /// The module's default actor isolation (`--default-isolation MainActor`, or its
+    /// target's `.defaultIsolation(MainActor.self)`): `@MainActor` makes every declaration
+    /// without an isolation of its own main-actor isolated, as the compiler does (SE-0466).
+    /// Nil: nonisolated.
+    public var defaultIsolation: String?
 
     public init(
         mode: MigrationMode = .asyncForms, publicOnly: Bool = false, imports: [String] = [],
-        oneShot: Set<String> = [], multiShot: Set<String> = [], cancelMethods: [String] = []
+        oneShot: Set<String> = [], multiShot: Set<String> = [], cancelMethods: [String] = [],
+        defaultIsolation: String? = nil
     ) {
         self.cancelMethods = cancelMethods
+        self.defaultIsolation = defaultIsolation
         self.mode = mode
         self.publicOnly = publicOnly
         self.imports = imports
         self.oneShot = oneShot
         self.multiShot = multiShot
     }
+}
+
+extension MigrationOptions {
+    /// A module whose declarations are main-actor isolated by default (`-default-isolation MainActor`).
+    public static let mainActorDefault = MigrationOptions(defaultIsolation: "@MainActor")
 }

@@ -85,7 +85,7 @@ struct CallContext {
             }
             current = syntax.parent
         }
-        return false
+        return index.defaultActor(at: node) == "@MainActor"
     }
 
     /// Whether a closure's own statements await (not those of closures nested in it).

@@ -158,7 +158,8 @@ struct FunctionSite {
     var isIsolated: Bool { !isNonisolated && (globalActor != nil || isActorInstanceMethod) }
 
     /// The global actor the function runs on (`@MainActor`): its own or its owners'
-    /// (declaration or extension); nil for none, or when it is `nonisolated`.
+    /// (declaration or extension), or the module's default isolation
+    /// (`--default-isolation MainActor`); nil for none, or when it is `nonisolated`.
     var globalActor: String? {
         if isNonisolated { return nil }
         if let actor = index.globalActorAttribute(decl.attributes) { return actor }
@@ -166,7 +167,7 @@ struct FunctionSite {
             if let actor = index.globalActorAttribute(owner.attributes) { return actor }
             if let actor = index.typeInfo(owner.qualifiedName)?.globalActor { return actor }
         }
-        return nil
+        return index.defaultActor(at: decl)
     }
 
     // MARK: Calls

@@ -30,6 +30,10 @@ extension SourceIndex {
                 if name == "_spi" { info.spi = text(attribute) }
             }
             info.globalActor = globalActorAttribute(owner.attributes)
+            info.conformsNonisolating = owner.inherited.contains {
+                Self.nonisolatingConformances.contains(Self.lastComponent($0))
+            }
+            if !isInterface { pendingDefaultIsolation.append((info, decl)) }
             if let clause = owner.genericParameters {
                 for parameter in clause.parameters {
                     info.genericParameters[parameter.name.text] = parameter.inheritedType.map { [text($0)] } ?? []
@@ -74,7 +78,8 @@ extension SourceIndex {
                 isAsync: node.signature.effectSpecifiers?.asyncSpecifier != nil,
                 isNonisolated: node.modifiers.contains { $0.name.tokenKind == .keyword(.nonisolated) },
                 globalActor: globalActorAttribute(node.attributes)
-                    ?? context.owner.flatMap { $0.kind == .extension ? globalActorAttribute($0.attributes) : nil })
+                    ?? context.owner.flatMap { $0.kind == .extension ? globalActorAttribute($0.attributes) : nil }
+                    ?? defaultActor(at: node))
             let entry = FunctionEntry(
                 labels: parameters.map(\.label),
                 defaulted: parameters.map(\.hasDefault),

@@ -15,6 +15,9 @@ final class SourceIndex {
         var globalActor: String?
         var isGlobalActor = false
         var explicitlyNotSendable = false
+        /// Conforms to `Error` or `CodingKey` in its own declaration: the module's default
+        /// isolation leaves it nonisolated.
+        var conformsNonisolating = false
         var genericParameters: [String: [String]] = [:]
         var associatedTypes: [String: [String]] = [:]
         /// The generic parameters in declaration order (to substitute arguments).
@@ -160,6 +163,13 @@ final class SourceIndex {
     /// The lowest access of a method the generated files can call (`public` with
     /// `--public-only`, whose files are compiled outside the module).
     var lowestCallableAccess: Access = .private
+    /// The global actor of the module's declarations that have no isolation of their own
+    /// (`--default-isolation MainActor`: `@MainActor`), or nil.
+    var defaultIsolation: String?
+    /// The module's own files (not the interfaces): the default isolation applies there.
+    var moduleRoots: Set<SyntaxIdentifier> = []
+    /// The module's type declarations, for the default isolation.
+    var pendingDefaultIsolation: [(info: TypeInfo, decl: DeclSyntax)] = []
     /// `Owner|name` of every property.
     var propertyNames: [String: Bool] = [:]
 
@@ -171,17 +181,23 @@ final class SourceIndex {
     ///
     /// `lowestCallableAccess`: a cancel method less visible than this is not one the
     /// generated files can call (`public` with `--public-only`).
+    ///
+    /// `defaultIsolation`: the global actor of `files`' declarations that have no isolation
+    /// of their own (`@MainActor` in a module built with `-default-isolation MainActor`).
     init(
         files: [SourceFileSyntax], interfaces: [SourceFileSyntax] = [], cancelMethods: [String] = [],
-        lowestCallableAccess: Access = .private
+        lowestCallableAccess: Access = .private, defaultIsolation: String? = nil
     ) {
         self.lowestCallableAccess = lowestCallableAccess
+        self.defaultIsolation = defaultIsolation
+        moduleRoots = Set(files.map { Syntax($0).id })
         for file in files { add(file) }
         for interface in interfaces { add(interface, isInterface: true) }
         for (name, conformances) in extensionConformances {
             typeInfo(name)?.inherited += conformances
         }
         for name in pendingNotSendable { typeInfo(name)?.explicitlyNotSendable = true }
+        applyDefaultIsolation(pendingDefaultIsolation)
         for (name, method) in pendingCancel { typeInfo(name)?.cancelMethod = method }
         for (name, methods) in pendingNoArgumentMethods where Set(methods.map(\.name)).count == 1 {
             guard let info = typeInfo(name), info.cancelMethod == nil, CancelMethod.namesCancellation(info.name) else {

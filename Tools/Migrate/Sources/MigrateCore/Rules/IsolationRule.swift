@@ -7,7 +7,9 @@ struct IsolationRule: Rule {
     /// The modifiers of a generated form. An async form of a function that is not
     /// isolated is `nonisolated(nonsending)`, as the compiler imports completion-handler
     /// methods (SE-0461): it runs on the caller's actor, so non-`Sendable` arguments and
-    /// the original's values stay where they are.
+    /// the original's values stay where they are. In a module isolated to the main actor by
+    /// default (`--default-isolation MainActor`), a function with no attribute is isolated to
+    /// it, and so is its form, which is written with no attribute either.
     func decide(_ subject: (site: FunctionSite, async: Bool), in context: RuleContext) -> [String] {
         let (site, async) = subject
         var result: [String] = []
@@ -15,7 +17,10 @@ struct IsolationRule: Rule {
         if site.isStatic { result.append("static") }
         if async, !site.isIsolated {
             result.append("nonisolated(nonsending)")
-        } else if site.isNonisolated {
+        } else if site.isNonisolated || (context.index.defaultIsolation != nil && !site.isIsolated) {
+            // In a module isolated to the main actor by default, a form of a function the
+            // default leaves nonisolated (in the body of a `nonisolated` type, say) would take
+            // the default in its extension: it says `nonisolated`.
             result.append("nonisolated")
         }
         return result
@@ -42,6 +47,30 @@ struct IsolationRule: Rule {
                 """,
             function: "ViewModel.reload(completion:)",
             after: .generated(["    public func reload() async throws -> Int {"])),
+        RuleExample(
+            "default isolation MainActor: an unannotated method's form stays on the main actor",
+            before: """
+                public final class Loader {
+                    public func reload(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {}
+                }
+                """,
+            function: "Loader.reload(completion:)",
+            after: .generated(["    public func reload() async throws -> Int {"], absent: ["nonisolated"]),
+            options: .mainActorDefault),
+        RuleExample(
+            "default isolation MainActor: a stream form of a `nonisolated` type's method says so",
+            before: """
+                import Dispatch
+                public nonisolated class Request: @unchecked Sendable {
+                    @discardableResult public func cancel() -> Self { self }
+                    public func uploadProgress(queue: DispatchQueue = .main, closure: @escaping @Sendable (Double) -> Void) -> Self { self }
+                }
+                """,
+            function: "Request.uploadProgress(queue:closure:)",
+            after: .generated([
+                "    public nonisolated func uploadProgress() -> AsyncThrowingStream<Double, any Error> {"
+            ]),
+            options: .mainActorDefault),
 
     ]
 }

@@ -12,6 +12,9 @@ struct FileEmitter {
         var lines = header(fileName: fileName)
         lines.append("")
         lines += imports(tree)
+        // In a module isolated to the main actor by default, the helpers say they are not
+        // (their initializers and `deinit` run wherever the stream ends).
+        let nonisolated = options.defaultIsolation == nil ? "" : "nonisolated "
         if members.contains(where: \.needsUncheckedHandle) {
             lines += [
                 "",
@@ -19,7 +22,7 @@ struct FileEmitter {
                 "/// given to a stream's `StreamEnd.onStop`, or the `sending` closure given to",
                 "/// `cancelOnRequest`, which FutureBridge runs in the caller's isolation. `cancel()` may be",
                 "/// called from any thread, but not every SDK marks the handle `Sendable`.",
-                "private struct UncheckedCancelHandle<Handle>: @unchecked Sendable {",
+                "private \(nonisolated)struct UncheckedCancelHandle<Handle>: @unchecked Sendable {",
                 "    let value: Handle",
                 "    init(_ value: Handle) { self.value = value }",
                 "}",
@@ -36,7 +39,7 @@ struct FileEmitter {
                 "/// set before the operation starts, and `operation` hands the stop over: a stream that",
                 "/// ends before the stop is known runs it as soon as `onStop` gives it, and a stream that",
                 "/// ends after the operation (`operationEnded()`, the handlers released) stops nothing.",
-                "private final class StreamEnd<Element: Sendable>: Sendable {",
+                "private \(nonisolated)final class StreamEnd<Element: Sendable>: Sendable {",
                 "    let continuation: AsyncThrowingStream<Element, any Error>.Continuation",
                 "    private let abandoned: AbandonedPromiseError?",
                 "    private let operation = Promise<Void>()",

@@ -118,12 +118,19 @@ public struct CallExample: Sendable, CustomStringConvertible {
     public var after: Expectation
     /// Texts the report's behaviour notes contain.
     public var notes: [String]
+    /// The options the example runs with (`defaultIsolation`: a module built with
+    /// `-default-isolation MainActor`).
+    public var options: MigrationOptions
 
-    public init(_ name: String, before: String, after: Expectation, notes: [String] = []) {
+    public init(
+        _ name: String, before: String, after: Expectation, notes: [String] = [],
+        options: MigrationOptions = MigrationOptions()
+    ) {
         self.name = name
         self.before = before
         self.after = after
         self.notes = notes
+        self.options = options
     }
 
     public var description: String { name }

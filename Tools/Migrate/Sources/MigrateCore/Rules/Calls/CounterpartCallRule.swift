@@ -97,7 +97,7 @@ struct CounterpartCallRule: CallRule {
 
     /// Whether code at `node` may be isolated to an actor: it is in an actor, or something
     /// around it (a function, closure or type, or the type an extension extends) has a
-    /// global actor attribute.
+    /// global actor attribute, or the module's default isolation covers it.
     static func isIsolated(_ node: some SyntaxProtocol, index: SourceIndex) -> Bool {
         var current = node.parent
         while let syntax = current {
@@ -122,7 +122,7 @@ struct CounterpartCallRule: CallRule {
             }
             current = syntax.parent
         }
-        return false
+        return index.defaultActor(at: node) != nil
     }
 
     /// `.global()`, `.global(qos: .background)`, `DispatchQueue.global(…)`.
@@ -134,6 +134,20 @@ struct CounterpartCallRule: CallRule {
     static func isMainQueue(_ expression: String) -> Bool {
         [".main", "DispatchQueue.main", "OperationQueue.main"].contains(expression)
     }
+
+    /// A call whose handler runs on a global queue: its code ran on no queue of its own.
+    private static let globalQueueCall = """
+        func run(api: FakeAPI, trace: Trace) async {
+            api.download(id: 12, callbackQueue: .global(qos: .background)) { result in
+                switch result {
+                case .success(let text):
+                    trace.log("got \\(text)")
+                case .failure(let error):
+                    trace.failed(error)
+                }
+            }
+        }
+        """
 
     static let examples: [CallExample] = [
         CallExample(
@@ -163,18 +177,7 @@ struct CounterpartCallRule: CallRule {
                 """)),
         CallExample(
             "`callbackQueue: .global()` outside actors: the code ran on no queue of its own",
-            before: """
-                func run(api: FakeAPI, trace: Trace) async {
-                    api.download(id: 12, callbackQueue: .global(qos: .background)) { result in
-                        switch result {
-                        case .success(let text):
-                            trace.log("got \\(text)")
-                        case .failure(let error):
-                            trace.failed(error)
-                        }
-                    }
-                }
-                """,
+            before: globalQueueCall,
             after: .rewritten(
                 """
                 func run(api: FakeAPI, trace: Trace) async {
@@ -187,6 +190,10 @@ struct CounterpartCallRule: CallRule {
                 }
                 """),
             notes: ["global concurrent"]),
+        CallExample(
+            "default isolation MainActor: `callbackQueue: .global()` in an unannotated function, left alone",
+            before: globalQueueCall,
+            after: .leftAlone(.callbackQueue, "`callbackQueue: .global(qos: .background)`"), options: .mainActorDefault),
         CallExample(
             "a multi-shot handler is left alone",
             before: """

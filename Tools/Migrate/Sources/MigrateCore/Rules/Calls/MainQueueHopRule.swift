@@ -211,5 +211,93 @@ struct MainQueueHopRule: CallRule {
                     }
                 }
                 """)),
+        CallExample(
+            "default isolation MainActor: an unannotated function is on the main actor, no hop",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    api.fetch(id: 5) { value, error in
+                        DispatchQueue.main.async {
+                            if let error {
+                                trace.failed(error)
+                                return
+                            }
+                            guard let value else { return }
+                            trace.log("got \\(value)")
+                        }
+                    }
+                }
+                """,
+            // (`fetch`, not `load`: a cancelled `load` reports its cancellation on the thread
+            // that happens to run it, which a main-actor caller makes either.)
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let value = try await api.fetch(id: 5)
+                        trace.log("got \\(value)")
+                    } catch {
+                        trace.failed(error)
+                    }
+                }
+                """),
+            options: .mainActorDefault),
+        CallExample(
+            "default isolation MainActor: `callbackQueue: .main` is the caller's own isolation",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    api.download(id: 13, callbackQueue: .main) { result in
+                        switch result {
+                        case .success(let text):
+                            trace.log("got \\(text)")
+                        case .failure(let error):
+                            trace.failed(error)
+                        }
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let text = try await api.download(id: 13)
+                        trace.log("got \\(text)")
+                    } catch {
+                        trace.failed(error)
+                    }
+                }
+                """),
+            options: .mainActorDefault),
+        CallExample(
+            "default isolation MainActor: a `nonisolated` function still hops",
+            before: """
+                nonisolated func run(api: FakeAPI, trace: Trace) async {
+                    api.load(id: 6) { result in
+                        DispatchQueue.main.async {
+                            switch result {
+                            case .success(let value):
+                                trace.log("got \\(value)")
+                            case .failure(let error):
+                                trace.failed(error)
+                            }
+                        }
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                nonisolated func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let value = try await api.load(id: 6)
+                        await MainActor.run {
+                            trace.log("got \\(value)")
+                        }
+                    } catch {
+                        await MainActor.run {
+                            trace.failed(error)
+                        }
+                    }
+                }
+                """),
+            options: .mainActorDefault),
     ]
 }

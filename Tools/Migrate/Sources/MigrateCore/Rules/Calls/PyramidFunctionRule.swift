@@ -1,3 +1,4 @@
+import Foundation
 import SwiftSyntax
 
 /// A synchronous function whose last parameter is an escaping completion handler
@@ -178,6 +179,22 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
         else { return nil }
         return "a `defer` ran when the function returned; in the async version it would run after the awaits"
     }
+
+    /// A function with no isolation attribute whose handler is not `@Sendable`, and its caller:
+    /// "no actor" in a nonisolated module, the main actor where that is the default.
+    private static let unannotatedTitle = """
+        func run(api: FakeAPI, trace: Trace) {
+            title(api: api) { result in
+                trace.delivered("\\(result)")
+            }
+        }
+
+        func title(api: FakeAPI, completion: @escaping (Result<String, any Error>) -> Void) {
+            api.show(id: 1) { result in
+                completion(result)
+            }
+        }
+        """
 
     static let examples: [CallExample] = [
         CallExample(
@@ -656,20 +673,41 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
             after: .leftAlone(.completionEscapes, "the shim's task runs on the actor `Titles`")),
         CallExample(
             "a handler that is not @Sendable, in a function with no actor: left alone",
-            before: """
+            before: unannotatedTitle,
+            after: .leftAlone(.functionSignature, "not isolated to an actor")),
+        CallExample(
+            "default isolation MainActor, handler not @Sendable: a main-actor task",
+            before: unannotatedTitle,
+            after: .rewritten(
+                """
                 func run(api: FakeAPI, trace: Trace) {
                     title(api: api) { result in
                         trace.delivered("\\(result)")
                     }
                 }
 
+                func title(api: FakeAPI) async throws -> String {
+                    return try await api.show(id: 1)
+                }
+
+                /// Completion-handler form of `title(api:)`, for callers not migrated yet.
+                @available(*, renamed: "title(api:)")
                 func title(api: FakeAPI, completion: @escaping (Result<String, any Error>) -> Void) {
-                    api.show(id: 1) { result in
-                        completion(result)
+                    Task {
+                        do {
+                            let value = try await title(api: api)
+                            completion(.success(value))
+                        } catch {
+                            completion(.failure(error))
+                        }
                     }
                 }
-                """,
-            after: .leftAlone(.functionSignature, "not isolated to an actor")),
+                """),
+            notes: ["a task isolated to `@MainActor`"], options: .mainActorDefault),
+        CallExample(
+            "default isolation MainActor, a `nonisolated` function, handler not @Sendable: left alone",
+            before: unannotatedTitle.replacingOccurrences(of: "func title(", with: "nonisolated func title("),
+            after: .leftAlone(.functionSignature, "not isolated to an actor"), options: .mainActorDefault),
         CallExample(
             "a handler that is not @Sendable, called from `queue.async` in a function with no actor: left alone, said so",
             before: """

@@ -1,0 +1,61 @@
+import Foundation
+import SwiftParser
+import SwiftSyntax
+
+/// What a package's manifest says about the target whose sources are migrated.
+public enum PackageManifest {
+    /// `@MainActor` when the target whose sources are under `sources` declares
+    /// `.defaultIsolation(MainActor.self)` in its `swiftSettings`, in the `Package.swift`
+    /// of the nearest directory above that has one; nil otherwise (no manifest, another
+    /// target, `nonisolated`, or a setting the manifest computes rather than spells).
+    public static func defaultIsolation(of sources: URL) -> String? {
+        var directory = sources.standardizedFileURL
+        for _ in 0..<4 {
+            let manifest = directory.appendingPathComponent("Package.swift")
+            if let text = try? String(contentsOf: manifest, encoding: .utf8) {
+                let relative = String(sources.standardizedFileURL.path.dropFirst(directory.path.count + 1))
+                return defaultIsolation(manifest: text, targetPath: relative)
+            }
+            let parent = directory.deletingLastPathComponent()
+            if parent.path == directory.path { break }
+            directory = parent
+        }
+        return nil
+    }
+
+    /// `@MainActor` when the manifest's target at `targetPath` (relative to the package:
+    /// its `path:`, or `Sources/<name>` / `Tests/<name>`) declares
+    /// `.defaultIsolation(MainActor.self)`.
+    static func defaultIsolation(manifest: String, targetPath: String) -> String? {
+        final class Finder: SyntaxVisitor {
+            var targets: [(name: String, path: String?, mainActor: Bool)] = []
+            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+                let callee = node.calledExpression.trimmedDescription
+                guard
+                    ["target", "executableTarget", "testTarget", "macro"].contains(where: { callee.hasSuffix("." + $0) }
+                    )
+                else { return .visitChildren }
+                let string = { (label: String) in
+                    node.arguments.first { $0.label?.text == label }?.expression.as(StringLiteralExprSyntax.self)?
+                        .representedLiteralValue
+                }
+                guard let name = string("name") else { return .visitChildren }
+                let settings = node.arguments.first { $0.label?.text == "swiftSettings" }?.expression
+                let mainActor =
+                    settings?.tokens(viewMode: .sourceAccurate).map(\.text).joined()
+                    .contains(".defaultIsolation(MainActor.self)") ?? false
+                targets.append((name, string("path"), mainActor))
+                return .visitChildren
+            }
+        }
+        let finder = Finder(viewMode: .sourceAccurate)
+        finder.walk(Parser.parse(source: manifest))
+        let trimmed = { (path: String) in path.hasSuffix("/") ? String(path.dropLast()) : path }
+        let path = trimmed(targetPath)
+        let target = finder.targets.first { target in
+            if let declared = target.path { return trimmed(declared) == path }
+            return path == "Sources/" + target.name || path == "Tests/" + target.name
+        }
+        return target?.mainActor == true ? "@MainActor" : nil
+    }
+}
