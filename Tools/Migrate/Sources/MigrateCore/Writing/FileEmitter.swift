@@ -13,7 +13,9 @@ struct FileEmitter {
         lines.append("")
         lines += imports(tree)
         // In a module isolated to the main actor by default, the helpers say they are not
-        // (their initializers and `deinit` run wherever the stream ends).
+        // (their initializers and `deinit` run wherever the stream ends). Their members say so
+        // in every module: the file may be compiled in an app target with that default, although
+        // the library it wraps has none.
         let nonisolated = options.defaultIsolation == nil ? "" : "nonisolated "
         if members.contains(where: \.needsUncheckedHandle) {
             lines += [
@@ -24,7 +26,7 @@ struct FileEmitter {
                 "/// called from any thread, but not every SDK marks the handle `Sendable`.",
                 "private \(nonisolated)struct UncheckedCancelHandle<Handle>: @unchecked Sendable {",
                 "    let value: Handle",
-                "    init(_ value: Handle) { self.value = value }",
+                "    nonisolated init(_ value: Handle) { self.value = value }",
                 "}",
             ]
         }
@@ -44,7 +46,7 @@ struct FileEmitter {
                 "    private let abandoned: AbandonedPromiseError?",
                 "    private let operation = Promise<Void>()",
                 "",
-                "    init(",
+                "    nonisolated init(",
                 "        _ continuation: AsyncThrowingStream<Element, any Error>.Continuation, abandoned: AbandonedPromiseError? = nil",
                 "    ) {",
                 "        self.continuation = continuation",
@@ -54,12 +56,12 @@ struct FileEmitter {
                 "    }",
                 "",
                 "    /// Runs `stop` when the stream ends before the operation does (now, if it has).",
-                "    func onStop(_ stop: @escaping @Sendable () -> Void) {",
+                "    nonisolated func onStop(_ stop: @escaping @Sendable () -> Void) {",
                 "        operation.cancelOnRequest(stop)",
                 "    }",
                 "",
                 "    /// The operation ended (with `error`): finishes the stream without stopping anything.",
-                "    func operationEnded(throwing error: (any Error)? = nil) {",
+                "    nonisolated func operationEnded(throwing error: (any Error)? = nil) {",
                 "        operation.succeed(())",
                 "        continuation.finish(throwing: error)",
                 "    }",
