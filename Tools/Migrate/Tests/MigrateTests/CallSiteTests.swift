@@ -32,7 +32,10 @@ enum CallSiteFixtures {
             let name = "\(rule)\(counts[rule]!)"
             let after = try rewrite(example.before).text
             // An XCTest-style program is synchronous before, `async throws` after.
-            let before = example.before.contains("func run(api: FakeAPI, trace: Trace) async") ? "await " : ""
+            let before =
+                example.before.contains("func run(api: FakeAPI, trace: Trace) async throws")
+                ? "_ = try? await "
+                : example.before.contains("func run(api: FakeAPI, trace: Trace) async") ? "await " : ""
             let awaited =
                 after.contains("func run(api: FakeAPI, trace: Trace) async throws")
                 ? "_ = try? await " : after.contains("func run(api: FakeAPI, trace: Trace) async") ? "await " : ""
