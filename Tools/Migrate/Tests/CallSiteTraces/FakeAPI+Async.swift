@@ -64,6 +64,25 @@ extension FakeAPI {
         }
     }
 
+    /// Async form of `request(id:completion:)`.
+    ///
+    /// Requests a text: a `Result` handler, and a handle whose `cancel()` calls the handler
+    /// with `CancellationError` (as `URLSessionTask`'s calls it with `URLError.cancelled`).
+    ///
+    /// Cancelling the awaiting task calls `cancel()` on the `FakeTask` that `request(id:completion:)`
+    /// returns.
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    @discardableResult
+    public nonisolated(nonsending) func request(id: Int) async throws -> String {
+        try await withPromise(of: String.self) { promise in
+            let handle = request(id: id, completion: promise.resolve)
+            promise.cancelOnRequest { handle.cancel() }
+        }
+    }
+
     /// Async form of `fetch(id:completion:)`.
     ///
     /// Fetches a text: a `(T?, Error?)` handler.

@@ -95,25 +95,36 @@ public final class Trace: @unchecked Sendable {
 
 /// The handle `load(id:completion:)` returns.
 public final class FakeTask: @unchecked Sendable {
-    // @unchecked: `cancelled` is only read and written while `lock` is held.
+    // @unchecked: `cancelled`, `finished` and `onCancel` are only read and written while `lock` is held.
     private let lock = NSLock()
     private var cancelled = false
     private var finished = false
-    private let name: String
+    let name: String
     private let trace: Trace
+    /// What cancelling does besides (a handle that calls the handler holds it until released).
+    private var onCancel: (@Sendable () -> Void)?
 
-    init(name: String, trace: Trace) {
+    init(name: String, trace: Trace, onCancel: (@Sendable () -> Void)? = nil) {
         self.name = name
         self.trace = trace
+        self.onCancel = onCancel
     }
 
     /// Cancels the operation; once it has finished, does nothing (as most handles do).
     public func cancel() {
-        let running = lock.withLock {
+        let (running, onCancel) = lock.withLock {
             cancelled = true
-            return !finished
+            return (!finished, self.onCancel)
         }
-        if running { trace.log("api: \(name) cancelled") }
+        if running {
+            trace.log("api: \(name) cancelled")
+            onCancel?()
+        }
+    }
+
+    /// The API releases the handler: so does the handle.
+    func releaseHandler() {
+        lock.withLock { onCancel = nil }
     }
 
     /// The operation is over: a later `cancel()` does nothing.
@@ -127,12 +138,14 @@ public final class FakeTask: @unchecked Sendable {
 /// A callback API whose outcome a test scripts; it calls its handlers back on a queue of
 /// its own, as network and database clients do.
 public final class FakeAPI: @unchecked Sendable {
-    // @unchecked: `held` and `waiters` are only read and written while `lock` is held.
+    // @unchecked: `held`, `waiters`, `stores` and `storeWaiters` are only read and written while `lock` is held.
     private let lock = NSLock()
     private var held: [@Sendable () -> Void] = []
     private var released = false
     private var calls = 0
     private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var stores = 0
+    private var storeWaiters: [CheckedContinuation<Void, Never>] = []
     let queue = DispatchQueue(label: "FakeAPI")
     /// The handlers running on a callback queue passed in (`download`), which ``idle()`` waits for.
     private let callbacks = DispatchGroup()
@@ -147,8 +160,24 @@ public final class FakeAPI: @unchecked Sendable {
     /// Loads a text: a `Result` handler, and a handle that cancels the load.
     @discardableResult
     public func load(id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) -> FakeTask {
-        let task = FakeTask(name: "load(\(id))", trace: trace)
-        start("load(\(id))", task: task) { value in
+        start(FakeTask(name: "load(\(id))", trace: trace), completion)
+    }
+
+    /// Requests a text: a `Result` handler, and a handle whose `cancel()` calls the handler
+    /// with `CancellationError` (as `URLSessionTask`'s calls it with `URLError.cancelled`).
+    @discardableResult
+    public func request(id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) -> FakeTask {
+        let task = FakeTask(name: "request(\(id))", trace: trace) { [queue] in
+            queue.async { completion(.failure(CancellationError())) }
+        }
+        return start(task, completion)
+    }
+
+    /// Starts the operation of `task`, whose handler receives a text.
+    private func start(_ task: FakeTask, _ completion: @escaping @Sendable (Result<String, any Error>) -> Void)
+        -> FakeTask
+    {
+        start(task.name, task: task) { value in
             completion(value.map { .success($0) } ?? .failure(FakeError()))
         }
         return task
@@ -240,6 +269,27 @@ public final class FakeAPI: @unchecked Sendable {
         }
     }
 
+    /// Returns when a program has stored a handle in a ``FakeHandleBox``.
+    public func stored() async {
+        await withCheckedContinuation { continuation in
+            let ready = lock.withLock {
+                if stores > 0 { return true }
+                storeWaiters.append(continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    func handleStored() {
+        let waiting = lock.withLock {
+            stores += 1
+            defer { storeWaiters = [] }
+            return storeWaiters
+        }
+        for waiter in waiting { waiter.resume() }
+    }
+
     /// Delivers what `held` calls hold back; the calls made from now on are not held.
     public func release() {
         let deliveries = lock.withLock {
@@ -282,6 +332,7 @@ public final class FakeAPI: @unchecked Sendable {
                 deliver(nil)
             case .dropped:
                 trace.log("api: \(name) releases its handler")
+                task?.releaseHandler()
             case .twice:
                 trace.log("api: \(name) delivers")
                 deliver("v")

@@ -55,8 +55,17 @@ extension CallSiteProgram {
     /// returns before the API calls back, and logs the miscount (see ``confirmation(_:expectedCount:isolation:_:)``).
     public var isConfirmation: Bool { name.hasPrefix("ConfirmationTestRule:") }
 
-    /// A program that waits for its handler with a continuation (`ContinuationCallRule`).
-    public var isContinuation: Bool { name.hasPrefix("ContinuationCallRule:") }
+    /// A program that waits for its handler with a continuation (`ContinuationCallRule`, and
+    /// the bridges of `KeptHandleRule`).
+    public var isContinuation: Bool { name.hasPrefix("ContinuationCallRule:") || isBridge }
+
+    /// A hand-written bridge (`KeptHandleRule`): a continuation in `withTaskCancellationHandler`,
+    /// whose `onCancel` cancels the call's handle, which then calls the handler with `CancellationError`.
+    public var isBridge: Bool { name.hasPrefix("KeptHandleRule: a bridge") }
+
+    /// A bridge whose handle is stored in a ``FakeHandleBox``, which tells the harness when
+    /// the handle is stored: it cancels the task then (``FakeAPI/stored()``), not before.
+    public var storesInBox: Bool { isBridge && name.contains("holder") }
 
     /// Why a continuation's program before its rewrite is not run with `outcome`: a handler
     /// never called leaves the task suspended for ever (held, it waits for the handler after
@@ -65,7 +74,11 @@ extension CallSiteProgram {
         guard isContinuation else { return nil }
         switch outcome {
         case .dropped: return "the continuation is never resumed: the task is suspended for ever"
-        case .held: return "the continuation ignores the cancellation: the task waits for the handler"
+        case .held:
+            if storesInBox { return nil }
+            return isBridge
+                ? "`onCancel` may run before the call has stored the handle, and cancel nothing: a race, not run"
+                : "the continuation ignores the cancellation: the task waits for the handler"
         case .twice: return "the continuation is resumed twice: the process crashes"
         default: return nil
         }

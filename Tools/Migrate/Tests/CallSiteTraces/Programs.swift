@@ -32,6 +32,18 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await ContinuationCallRule1.Before().run(api: $0, trace: $1) },
         after: { await ContinuationCallRule1.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
+        name: "ContinuationCallRule: `resume(with: result)`: the call awaited in its place, the code after it kept",
+        before: { await ContinuationCallRule2.Before().run(api: $0, trace: $1) },
+        after: { await ContinuationCallRule2.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "ContinuationCallRule: a `switch` that resumes with each case: the API's own async function",
+        before: { await ContinuationCallRule3.Before().run(api: $0, trace: $1) },
+        after: { await ContinuationCallRule3.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "ContinuationCallRule: a value returned, in a throwing function: `try await` the call",
+        before: { _ = try? await ContinuationCallRule4.Before().run(api: $0, trace: $1) },
+        after: { _ = try? await ContinuationCallRule4.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
         name: "ConfirmationTestRule: a test that confirms the handler awaits the call",
         before: { await ConfirmationTestRule1.Before().run(api: $0, trace: $1) },
         after: { await ConfirmationTestRule1.After().run(api: $0, trace: $1) }),
@@ -59,6 +71,14 @@ public let callSitePrograms: [CallSiteProgram] = [
         name: "KeptHandleRule: a discarded handle: the awaiting task's cancellation cancels the operation",
         before: { await KeptHandleRule1.Before().run(api: $0, trace: $1) },
         after: { await KeptHandleRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "KeptHandleRule: a bridge: the handle only `onCancel` cancels, which the awaited call does itself",
+        before: { await KeptHandleRule2.Before().run(api: $0, trace: $1) },
+        after: { await KeptHandleRule2.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "KeptHandleRule: a bridge with a holder, `operation:` and `onCancel:` arguments, a `switch`",
+        before: { await KeptHandleRule3.Before().run(api: $0, trace: $1) },
+        after: { await KeptHandleRule3.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
         name: "DispatchGroupRule: two calls, their values and errors kept in locals, the notify body last",
         before: { await DispatchGroupRule1.Before().run(api: $0, trace: $1) },
@@ -418,6 +438,87 @@ enum ContinuationCallRule1 {
     }
 }
 
+enum ContinuationCallRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let text = try await withCheckedThrowingContinuation { continuation in
+                    api.load(id: 1) { result in
+                        continuation.resume(with: result)
+                    }
+                }
+                trace.log("got \(text)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let text = try await api.load(id: 1)
+                trace.log("got \(text)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+}
+
+enum ContinuationCallRule3 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                // Counted by the API.
+                let count = try await withCheckedThrowingContinuation { continuation in
+                    api.count { result in
+                        switch result {
+                        case .success(let count):
+                            continuation.resume(returning: count)
+                        case .failure(let error):
+                            continuation.resume(throwing: error)
+                        }
+                    }
+                }
+                trace.log("count \(count)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                // Counted by the API.
+                let count = try await api.count()
+                trace.log("count \(count)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+}
+
+enum ContinuationCallRule4 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async throws {
+            let count = await withCheckedContinuation { continuation in
+                api.measure("abc") { continuation.resume(returning: $0) }
+            }
+            trace.log("count \(count)")
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async throws {
+            let count = try await api.measure("abc")
+            trace.log("count \(count)")
+        }
+    }
+}
+
 enum ConfirmationTestRule1 {
     struct Before {
         func run(api: FakeAPI, trace: Trace) async {
@@ -595,6 +696,83 @@ enum KeptHandleRule1 {
         func run(api: FakeAPI, trace: Trace) async {
             do {
                 let value = try await api.load(id: 2)
+                trace.log("got \(value)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+}
+
+enum KeptHandleRule2 {
+    struct Before {
+        func text(api: FakeAPI, id: Int) async throws -> String {
+            nonisolated(unsafe) var task: FakeTask?
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    task = api.request(id: id) { result in
+                        continuation.resume(with: result)
+                    }
+                }
+            } onCancel: {
+                task?.cancel()
+            }
+        }
+
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let value = try await text(api: api, id: 3)
+                trace.log("got \(value)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+
+    struct After {
+        func text(api: FakeAPI, id: Int) async throws -> String {
+            return try await api.request(id: id)
+        }
+
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let value = try await text(api: api, id: 3)
+                trace.log("got \(value)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+}
+
+enum KeptHandleRule3 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            let box = FakeHandleBox()
+            do {
+                let value = try await withTaskCancellationHandler(
+                    operation: {
+                        try await withCheckedThrowingContinuation { continuation in
+                            box.task = api.request(id: 4) { result in
+                                switch result {
+                                case .success(let text): continuation.resume(returning: text)
+                                case .failure(let error): continuation.resume(throwing: error)
+                                }
+                            }
+                        }
+                    },
+                    onCancel: { box.task?.cancel() })
+                trace.log("got \(value)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let value = try await api.request(id: 4)
                 trace.log("got \(value)")
             } catch {
                 trace.failed(error)

@@ -41,7 +41,10 @@ enum CallSiteFixtures {
             let isolatedByDefault = example.options.defaultIsolation != nil
             let wrapper = isolatedByDefault ? "@MainActor struct" : "struct"
             let mainActor = example.before.contains("@MainActor func run(") || isolatedByDefault ? "await " : ""
-            let before = example.before.contains("func run(api: FakeAPI, trace: Trace) async") ? "await " : mainActor
+            let before =
+                example.before.contains("func run(api: FakeAPI, trace: Trace) async throws")
+                ? "_ = try? await "
+                : example.before.contains("func run(api: FakeAPI, trace: Trace) async") ? "await " : mainActor
             let isAsync = after.contains("func run(api: FakeAPI, trace: Trace) async")
             let awaited =
                 after.contains("func run(api: FakeAPI, trace: Trace) async throws")

@@ -17,14 +17,17 @@ struct CallSiteTraceTests {
     /// handler again once everything the first call started has run.
     /// `shim`: a caller of a shim, whose handler the shim calls once from a task of its own:
     /// the trace ends once it has run.
+    /// `stores`: a bridge's program that stores the call's handle in a `FakeHandleBox`: `.held`
+    /// cancels it once the handle is stored.
     static func trace(
-        _ program: @escaping @Sendable (FakeAPI, Trace) async -> Void, _ outcome: Outcome, shim: Bool = false
+        _ program: @escaping @Sendable (FakeAPI, Trace) async -> Void, _ outcome: Outcome, shim: Bool = false,
+        stores: Bool = false
     ) async -> [String] {
         let trace = Trace()
         let api = FakeAPI(outcome: outcome, trace: trace)
         if outcome == .held {
             let task = Task { await FakeTesting.$api.withValue(api) { await program(api, trace) } }
-            await api.called()
+            if stores { await api.stored() } else { await api.called() }
             task.cancel()
             await task.value
             api.release()
@@ -144,7 +147,7 @@ struct CallSiteTraceTests {
                     text += after.map { "    after   \($0)\n" }.joined()
                     continue
                 }
-                let before = program.normalized(await Self.trace(program.before, outcome))
+                let before = program.normalized(await Self.trace(program.before, outcome, stores: program.storesInBox))
                 if before == after {
                     text += before.map { "    same    \($0)\n" }.joined()
                 } else {

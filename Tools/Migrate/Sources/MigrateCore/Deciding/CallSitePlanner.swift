@@ -50,6 +50,8 @@ struct CallSitePlanner {
             case .proceed(let next): current = next
             case .leave(let reason, let detail): return .leave(reason, detail)
             }
+            // A continuation the call replaces where it stands: its handler has no code to place.
+            if current.resumed != nil, current.branches != nil { return .proceed(current) }
         }
         guard current.branches != nil, let entry = current.entry else {
             let shape = current.entry?.shape.name ?? "?"

@@ -16,6 +16,7 @@ public enum LeaveReason: String, CaseIterable, Sendable, Comparable {
     case failureType = "typed failure"
     case syntaxErrors = "file with syntax errors"
     case expectation = "test expectation"
+    case continuation = "continuation the call cannot replace"
     case completionNeverCalled = "a path never calls the completion"
     case completionTwice = "a path calls the completion twice"
     case completionReordered = "code runs after the completion"

@@ -28,18 +28,18 @@ struct CallSiteWriter {
             whole.statement = test.statement
             return edit(whole).map { [$0] }
         }
+        if let resumed = rewrite.resumed, let entry = rewrite.entry {
+            guard let call = edit(replacing: resumed.expression, with: "try await " + callText(rewrite, entry: entry))
+            else { return nil }
+            let removals = resumed.removed.map(removal)
+            return removals.contains(where: { $0 == nil }) ? nil : [call] + removals.compactMap { $0 }
+        }
         guard let call = edit(rewrite) else { return nil }
         guard let test = rewrite.expectation else { return [call] }
         var result = [call]
         for item in [test.declaration, test.wait] {
-            guard let lines = ownLines(item) else { return nil }
-            // Between two blank lines, one of them goes too.
-            let blank = { (line: Int) in
-                self.lines.indices.contains(line) && self.lines[line].allSatisfy(\.isWhitespace)
-            }
-            let last =
-                blank(lines.lowerBound - 1) && blank(lines.upperBound + 1) ? lines.upperBound + 1 : lines.upperBound
-            result.append(LineEdit(first: lines.lowerBound, last: last, lines: []))
+            guard let removal = removal(of: item) else { return nil }
+            result.append(removal)
         }
         // `func test() {` → `func test() async throws {` (`throws` already there: ` async` before it).
         let parameters = test.function.signature.parameterClause
@@ -52,6 +52,32 @@ struct CallSiteWriter {
             + String(decoding: line[(end.column - 1)...], as: UTF8.self)
         result.append(LineEdit(first: end.line - 1, last: end.line - 1, lines: [text]))
         return result
+    }
+
+    /// The edit that removes a statement alone on its lines (between two blank lines, one of them goes too).
+    private func removal(of item: CodeBlockItemSyntax) -> LineEdit? {
+        guard let lines = ownLines(item) else { return nil }
+        let blank = { (line: Int) in
+            self.lines.indices.contains(line) && self.lines[line].allSatisfy(\.isWhitespace)
+        }
+        let last = blank(lines.lowerBound - 1) && blank(lines.upperBound + 1) ? lines.upperBound + 1 : lines.upperBound
+        return LineEdit(first: lines.lowerBound, last: last, lines: [])
+    }
+
+    /// An expression written as `text` in its place (what comes before and after it on its
+    /// first and last lines kept); the comments in it go above its first line.
+    private func edit(replacing expression: ExprSyntax, with text: String) -> LineEdit? {
+        let start = converter.location(for: expression.positionAfterSkippingLeadingTrivia)
+        let end = converter.location(for: expression.endPositionBeforeTrailingTrivia)
+        let first = Array(lines[start.line - 1].utf8)
+        let last = Array(lines[end.line - 1].utf8)
+        guard start.column - 1 <= first.count, end.column - 1 <= last.count else { return nil }
+        let indent = String(lines[start.line - 1].prefix { $0 == " " || $0 == "\t" })
+        let comments = comments(in: expression, outside: []).map { indent + $0 }
+        let line =
+            String(decoding: first[..<(start.column - 1)], as: UTF8.self) + text
+            + String(decoding: last[(end.column - 1)...], as: UTF8.self)
+        return LineEdit(first: start.line - 1, last: end.line - 1, lines: comments + [line])
     }
 
     /// The lines of a statement alone on them (nothing else before or after it), 0-based.
@@ -120,7 +146,7 @@ struct CallSiteWriter {
     /// The comments of the code that goes away (the call's line, `switch`, `case`, `if let
     /// error`...), to keep above the new code: those before the statement and those of the
     /// moved code stay where they are.
-    func comments(in statement: CodeBlockItemSyntax, outside moved: [Range<Int>]) -> [String] {
+    func comments(in statement: some SyntaxProtocol, outside moved: [Range<Int>]) -> [String] {
         var result: [String] = []
         let tokens = Array(statement.tokens(viewMode: .sourceAccurate))
         for (offset, token) in tokens.enumerated() {

@@ -43,6 +43,9 @@ struct CallRewrite {
     var stream: StreamCall?
     /// Set before planning for a call after `group.enter()` (``DispatchGroupRule``).
     var fanOut: FanOut?
+    /// Settled by ``ContinuationCallRule`` and ``KeptHandleRule``: a continuation the handler
+    /// only resumes, which the awaited call replaces where it stands.
+    var resumed: ResumedContinuation?
 
     /// The handler's parameter names (`_` for an unnamed one); nil for `$0`.
     var parameterNames: [String]? {
@@ -100,6 +103,7 @@ public protocol DocumentedCallRule {
 ///
 /// The programs call the fake API of the tests (`Tests/CallSiteTraces/FakeAPI.swift`):
 /// `load(id:completion:)` (a `Result` handler, returns a cancellable `FakeTask`),
+/// `request(id:completion:)` (the same, its `cancel()` calls the handler with `CancellationError`),
 /// `fetch(id:completion:)` (`(String?, Error?)`), `save(_:completion:)` (`(Error?)`),
 /// `count(completion:)` (renamed to its own async `count()`), `watch(onChange:)`
 /// (multi-shot, no stream form) and `events(id:onEvent:completion:)` (multi-shot, with a

@@ -4,20 +4,24 @@ import SwiftSyntax
 /// withCheckedContinuation { continuation in api.f(…) { …; continuation.resume() } }` as a
 /// statement of its own, the call the continuation's only statement and `resume()` the
 /// handler's last. The function already waited for the handler: it now awaits the call, with
-/// the handler's code in the continuation's place.
+/// the handler's code in the continuation's place. A handler that only resumes the continuation
+/// with what it receives (``ResumedContinuation``): the call replaces the continuation where it
+/// stands (`let v = try await f()`), whatever comes after it.
 struct ContinuationCallRule: CallRule {
     static let summary =
         "`await withCheckedContinuation { c in f { …; c.resume() } }` (or the throwing one) awaits the call "
-        + "instead; a continuation that returns a value, resumes elsewhere or holds other code is left as it is."
+        + "instead; a continuation the handler resumes with what it receives (`c.resume(with: result)`, "
+        + "`c.resume(returning: value)`, a `switch` on the result) becomes `try await f()` where it stands; one "
+        + "that resumes elsewhere, holds other code, or returns a value where nothing may throw is left alone."
 
     func decide(_ rewrite: CallRewrite, in context: RuleContext) -> CallStep {
         var rewrite = rewrite
         guard let closure = rewrite.context?.body.as(ClosureExprSyntax.self),
-            let wrapper = ConfirmationTestRule.wrapper(
-                closure, names: ["withCheckedContinuation", "withCheckedThrowingContinuation"]),
+            let wrapper = ConfirmationTestRule.wrapper(closure, names: ConfirmationTestRule.continuations),
             wrapper.arguments.allSatisfy({ $0.expression.id == closure.id }),
-            ConfirmationTestRule.wrapper(wrapper, names: ["confirmation"]) == nil,
-            let names = CallRewrite.parameterNames(of: closure), names.count == 1, let name = names.first,
+            ConfirmationTestRule.wrapper(wrapper, names: ["confirmation"]) == nil
+        else { return .proceed(rewrite) }
+        if let names = CallRewrite.parameterNames(of: closure), names.count == 1, let name = names.first,
             closure.statements.count == 1,
             rewrite.call.parent?.as(CodeBlockItemSyntax.self)?.parent?.id == closure.statements.id,
             let statement = ConfirmationTestRule.statement(of: wrapper),
@@ -25,15 +29,22 @@ struct ContinuationCallRule: CallRule {
                 ?? rewrite.call.arguments.last?.expression.as(ClosureExprSyntax.self),
             let resume = handler.statements.last, resume.item.trimmedDescription == name + ".resume()",
             ConfirmationTestRule.count(name, in: closure) == 1, !ExpectationTestRule.returns(in: handler)
-        else { return .proceed(rewrite) }
-        rewrite.confirmation = ConfirmationTest(statement: statement, confirmed: resume)
-        rewrite.context = CallContext(of: statement, index: context.index)
-        rewrite.notes.append(
-            "the call is awaited instead of a continuation: a handler never called, which left the task suspended "
-                + "for ever, now fails it with `AbandonedPromiseError`; a second call, which crashed (a continuation "
-                + "resumed twice), is ignored; the task's cancellation, which the continuation ignored, throws "
-                + "`CancellationError`")
-        return .proceed(rewrite)
+        {
+            rewrite.confirmation = ConfirmationTest(statement: statement, confirmed: resume)
+            rewrite.context = CallContext(of: statement, index: context.index)
+            rewrite.notes.append(ResumedContinuation.notes(cancelledHandle: nil))
+            return .proceed(rewrite)
+        }
+        // The handler resumes the continuation with what it receives: the call replaces the
+        // continuation where it stands (``KeptHandleRule`` settles a handle the call returns).
+        switch ResumedContinuation.match(rewrite.call, in: closure, wrapper: wrapper) {
+        case .success(let resumed):
+            rewrite.resumed = resumed
+            rewrite.context = CallContext(of: resumed.expression, index: context.index)
+            return .proceed(rewrite)
+        case .failure(let refusal):
+            return .leave(.continuation, refusal.detail)
+        }
     }
 
     static let examples: [CallExample] = [
@@ -66,7 +77,87 @@ struct ContinuationCallRule: CallRule {
                 """),
             notes: ["suspended for ever", "resumed twice"]),
         CallExample(
-            "a continuation that returns the value: left alone",
+            "`resume(with: result)`: the call awaited in its place, the code after it kept",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let text = try await withCheckedThrowingContinuation { continuation in
+                            api.load(id: 1) { result in
+                                continuation.resume(with: result)
+                            }
+                        }
+                        trace.log("got \\(text)")
+                    } catch {
+                        trace.failed(error)
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let text = try await api.load(id: 1)
+                        trace.log("got \\(text)")
+                    } catch {
+                        trace.failed(error)
+                    }
+                }
+                """),
+            notes: ["suspended for ever", "resumed twice", "throws `CancellationError`"]),
+        CallExample(
+            "a `switch` that resumes with each case: the API's own async function",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        // Counted by the API.
+                        let count = try await withCheckedThrowingContinuation { continuation in
+                            api.count { result in
+                                switch result {
+                                case .success(let count):
+                                    continuation.resume(returning: count)
+                                case .failure(let error):
+                                    continuation.resume(throwing: error)
+                                }
+                            }
+                        }
+                        trace.log("count \\(count)")
+                    } catch {
+                        trace.failed(error)
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        // Counted by the API.
+                        let count = try await api.count()
+                        trace.log("count \\(count)")
+                    } catch {
+                        trace.failed(error)
+                    }
+                }
+                """)),
+        CallExample(
+            "a value returned, in a throwing function: `try await` the call",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async throws {
+                    let count = await withCheckedContinuation { continuation in
+                        api.measure("abc") { continuation.resume(returning: $0) }
+                    }
+                    trace.log("count \\(count)")
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async throws {
+                    let count = try await api.measure("abc")
+                    trace.log("count \\(count)")
+                }
+                """),
+            notes: ["`AbandonedPromiseError`"]),
+        CallExample(
+            "a continuation that returns a value where nothing may throw: left alone",
             before: """
                 func run(api: FakeAPI, trace: Trace) async {
                     let count = await withCheckedContinuation { continuation in
@@ -77,6 +168,47 @@ struct ContinuationCallRule: CallRule {
                     trace.log("count \\(count)")
                 }
                 """,
-            after: .leftAlone(.notAsync, "")),
+            after: .leftAlone(.continuation, "`withCheckedContinuation` does not throw, and neither may the code")),
+        CallExample(
+            "a handler that does more than resume the continuation: left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async throws {
+                    let count = await withCheckedContinuation { continuation in
+                        api.measure("abc") { count in
+                            trace.log("measured")
+                            continuation.resume(returning: count)
+                        }
+                    }
+                    trace.log("count \\(count)")
+                }
+                """,
+            after: .leftAlone(.continuation, "the handler does other things than resume `continuation`")),
+        CallExample(
+            "the `Result` itself returned: not the awaited call's value, left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    let result = await withCheckedContinuation { continuation in
+                        api.load(id: 1) { result in
+                            continuation.resume(returning: result)
+                        }
+                    }
+                    trace.log("\\(result)")
+                }
+                """,
+            after: .leftAlone(.continuation, "in a form that is not the awaited call's value and error")),
+        CallExample(
+            "a continuation's closure that runs more than the call: left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async throws {
+                    let text = try await withCheckedThrowingContinuation { continuation in
+                        let task = api.load(id: 1) { result in
+                            continuation.resume(with: result)
+                        }
+                        trace.keepAlive(task)
+                    }
+                    trace.log(text)
+                }
+                """,
+            after: .leftAlone(.continuation, "runs other code than the call (`trace.keepAlive(task)`)")),
     ]
 }
