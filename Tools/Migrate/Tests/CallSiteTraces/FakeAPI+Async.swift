@@ -20,7 +20,7 @@ private final class StreamEnd<Element: Sendable>: Sendable {
     private let abandoned: AbandonedPromiseError?
     private let operation = Promise<Void>()
 
-    init(
+    nonisolated init(
         _ continuation: AsyncThrowingStream<Element, any Error>.Continuation, abandoned: AbandonedPromiseError? = nil
     ) {
         self.continuation = continuation
@@ -30,12 +30,12 @@ private final class StreamEnd<Element: Sendable>: Sendable {
     }
 
     /// Runs `stop` when the stream ends before the operation does (now, if it has).
-    func onStop(_ stop: @escaping @Sendable () -> Void) {
+    nonisolated func onStop(_ stop: @escaping @Sendable () -> Void) {
         operation.cancelOnRequest(stop)
     }
 
     /// The operation ended (with `error`): finishes the stream without stopping anything.
-    func operationEnded(throwing error: (any Error)? = nil) {
+    nonisolated func operationEnded(throwing error: (any Error)? = nil) {
         operation.succeed(())
         continuation.finish(throwing: error)
     }
