@@ -9,7 +9,7 @@ extension AsyncFormPlanner {
         case .skipped(let reason, let detail): return .skipped(reason, detail)
         case .subscription(let found): subscription = found
         }
-        if let existing = existingCounterpart(site, kept: kept) { return .skipped(.hasAsyncSibling, existing) }
+        if let (reason, existing) = existingCounterpart(site, kept: kept) { return .skipped(reason, existing) }
         if let clash = callClash(site, labels: kept.map { site.parameters[$0].label }) {
             return .skipped(.wouldBreakCalls, clash)
         }
