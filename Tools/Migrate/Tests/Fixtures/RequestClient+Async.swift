@@ -74,7 +74,7 @@ extension Request {
                 end.operationEnded()
             }
         }
-        end.onStop { _ = handle.cancel() }
+        end.onStop { [weak handle] in _ = handle?.cancel() }
         return stream
     }
 

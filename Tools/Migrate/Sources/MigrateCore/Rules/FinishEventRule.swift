@@ -124,6 +124,8 @@ struct FinishEventRule: Rule {
                 "_ = handle.response(queue: queue2) { _ in",
                 "end.operationEnded()",
                 "(`response(queue:completionHandler:)` is called; that end cancels nothing)",
+                // The request holds the handler: the stop holds the request weakly.
+                "end.onStop { [weak handle] in handle?.cancel() }",
             ])),
         RuleExample(
             "a finish handler declared only by subclasses: the form registers the one of the request's class",
