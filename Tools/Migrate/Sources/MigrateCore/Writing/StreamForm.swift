@@ -160,6 +160,11 @@ extension AsyncFormPlanner {
         return index.typeInfo(owner)?.kind == .class
     }
 
+    /// What registering the finish handler may do (Alamofire resumes a request when a
+    /// response handler is added, and a request made to start immediately waits for one).
+    static let finishHandlerStarts =
+        " Adding the finish handler, like any response handler, starts a request that waits for its first one."
+
     /// When the stream ends, for its documentation.
     func streamNote(
         _ site: FunctionSite, shape: HandlerShape, ending: StreamEnding?, stops: String,
@@ -202,6 +207,7 @@ extension AsyncFormPlanner {
             + finishes + ". Then it \(stops), which stops the handler"
             + (completion != nil && !shape.carriesError
                 ? " (not when `\(completion!)` or the library's release ended it: the operation is over)" : "") + "."
+            + (finish.hasFinishEvent ? Self.finishHandlerStarts : "")
     }
 
     /// The registration of the request's finish event, which ends the stream (without
