@@ -50,7 +50,8 @@ extension PubSubClient {
     /// receives, in order.
     ///
     /// Subscribes to `channels`. A channel named `forbidden` is refused; one named `closing`
-    /// is confirmed, and its receivers released before this returns (a server that closes it).
+    /// is confirmed, and its receivers released before this returns (a server that closes it);
+    /// one named `pending` is registered but never confirmed (a server whose answer never comes).
     ///
     /// The stream starts once the `Future` that `subscribe(to:messageReceiver:onSubscribe:)` returns
     /// confirms the subscription (this function throws its error). It ends when its consumer stops (leaving
@@ -62,14 +63,20 @@ extension PubSubClient {
     ///   - channels: The channels to subscribe to.
     /// - Returns: The messages, in order. The stream buffers those its consumer has not taken yet.
     /// - Throws: The error of the `Future` that confirms the subscription; `CancellationError` when the
-    ///   awaiting task is cancelled first.
+    ///   awaiting task is cancelled first, which calls `unsubscribe(from:)` (the library may still register
+    ///   the subscription).
     public nonisolated(nonsending) func subscribe(
         to channels: [String]
     ) async throws -> AsyncThrowingStream<(String, String), any Error> {
         let (stream, continuation) = AsyncThrowingStream<(String, String), any Error>.makeStream()
         let end = StreamEnd(continuation)
         let receiver2: @Sendable (String, String) -> Void = { end.continuation.yield(($0, $1)) }
-        try await subscribe(to: channels, messageReceiver: receiver2).value
+        try await withPromise(of: Void.self) { promise in
+            subscribe(to: channels, messageReceiver: receiver2).onComplete { outcome in
+                promise.resolve(Result { try outcome.get() })
+            }
+            promise.cancelOnRequest { _ = self.unsubscribe(from: channels) }
+        }
         end.onStop { _ = self.unsubscribe(from: channels) }
         return stream
     }

@@ -20,11 +20,14 @@ public final class PubSubClient: @unchecked Sendable {
     private let lock = NSLock()
     private var receivers: [String: [@Sendable (String, String) -> Void]] = [:]
     private var unsubscribes = 0
+    private var pending: [Promise<Void>] = []
+    private var onPending: (@Sendable () -> Void)?
 
     public init() {}
 
     /// Subscribes to `channels`. A channel named `forbidden` is refused; one named `closing`
-    /// is confirmed, and its receivers released before this returns (a server that closes it).
+    /// is confirmed, and its receivers released before this returns (a server that closes it);
+    /// one named `pending` is registered but never confirmed (a server whose answer never comes).
     ///
     /// - Parameters:
     ///   - channels: The channels to subscribe to.
@@ -42,6 +45,16 @@ public final class PubSubClient: @unchecked Sendable {
         lock.withLock {
             for channel in channels { receivers[channel, default: []].append(receiver) }
         }
+        if channels.contains("pending") {
+            // Kept, never completed; `whenPending`'s closure runs once the receiver is registered.
+            let promise = Promise<Void>()
+            let reached = lock.withLock {
+                pending.append(promise)
+                return onPending
+            }
+            reached?()
+            return promise.future
+        }
         for channel in channels { subscribeHandler?(channel) }
         let closed = lock.withLock { receivers.removeValue(forKey: "closing") }
         withExtendedLifetime(closed) {}
@@ -53,17 +66,26 @@ public final class PubSubClient: @unchecked Sendable {
     /// - Returns: A future that succeeds once the subscriptions are removed.
     public func unsubscribe(from channels: [String]) -> Future<Void> {
         // Released after the lock: what releasing a receiver runs may call back into the client.
-        let removed = lock.withLock {
+        let (removed, unanswered) = lock.withLock {
             unsubscribes += 1
-            return channels.compactMap { receivers.removeValue(forKey: $0) }
+            let unanswered = channels.contains("pending") ? pending : []
+            if channels.contains("pending") { pending = [] }
+            return (channels.compactMap { receivers.removeValue(forKey: $0) }, unanswered)
         }
         withExtendedLifetime(removed) {}
+        // The unconfirmed subscription's future fails: nothing is left pending.
+        for promise in unanswered { _ = promise.fail(PubSubError(channel: "pending")) }
         return Future { promise in promise.succeed(()) }
     }
 
     /// Delivers `message` to the receivers of `channel`, in order.
     public func publish(_ message: String, to channel: String) {
         for receiver in lock.withLock({ receivers[channel] ?? [] }) { receiver(channel, message) }
+    }
+
+    /// Runs `body` when a subscription to `pending` is registered and left unconfirmed.
+    public func whenPending(_ body: @escaping @Sendable () -> Void) {
+        lock.withLock { onPending = body }
     }
 
     /// How many times `unsubscribe(from:)` was called.

@@ -58,7 +58,8 @@ extension Request {
     /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task), when
     /// the request finishes (`whenFinished(_:)` is called; that end cancels nothing); it also ends when the
     /// library releases the handler, since no more values can come. Then it calls `cancel()` on the
-    /// `Request` that `downloadProgress(queue:closure:)` returns, which stops the handler.
+    /// `Request` that `downloadProgress(queue:closure:)` returns, which stops the handler. Adding the
+    /// finish handler, like any response handler, starts a request that waits for its first one.
     ///
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func downloadProgress() -> AsyncThrowingStream<Double, any Error> {
@@ -74,7 +75,7 @@ extension Request {
                 end.operationEnded()
             }
         }
-        end.onStop { _ = handle.cancel() }
+        end.onStop { [weak handle] in _ = handle?.cancel() }
         return stream
     }
 

@@ -7,6 +7,11 @@ import Foundation
     import FoundationNetworking
 #endif
 
+/// Stands for a Combine publisher: a type named `…Publisher`.
+public struct EventPublisher<Output>: Sendable {
+    public init() {}
+}
+
 /// Callback functions the tool leaves alone.
 public final class SkippedAPI: @unchecked Sendable {
     public init() {}
@@ -22,6 +27,14 @@ public final class SkippedAPI: @unchecked Sendable {
     }
 
     public func status() async throws -> String { "ok" }
+
+    /// Has a publisher of the same name and labels below (a Combine publisher's shape;
+    /// Combine is not on Linux).
+    public func events(for key: String, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+        completion(.success(1))
+    }
+
+    public func events(for key: String) -> EventPublisher<Int> { EventPublisher() }
 
     /// Two overloads with the same async form: the first one gets it.
     public func value(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {

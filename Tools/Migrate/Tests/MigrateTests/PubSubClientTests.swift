@@ -53,4 +53,17 @@ struct PubSubClientTests {
         try await drain()
         #expect(client.unsubscribeCount == 0)
     }
+
+    @Test("Cancelling the wait for a confirmation that never comes throws at once and unsubscribes")
+    func cancelledWhileUnconfirmed() async throws {
+        let (registered, signal) = AsyncStream<Void>.makeStream()
+        client.whenPending { signal.yield() }
+        let waiting = Task { try await client.subscribe(to: ["pending"]) }
+        var iterator = registered.makeAsyncIterator()
+        await iterator.next()
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await waiting.value }
+        #expect(client.unsubscribeCount == 1)
+        #expect(client.subscriberCount("pending") == 0)
+    }
 }

@@ -49,7 +49,7 @@ extension AsyncFormPlanner {
         }
         let kept = keptParameters(site, removing: [handler] + (ending.map { [$0.index] } ?? []))
         let labels = kept.map { site.parameters[$0].label }
-        if let existing = existingCounterpart(site, kept: kept) { return .skipped(.hasAsyncSibling, existing) }
+        if let (reason, existing) = existingCounterpart(site, kept: kept) { return .skipped(reason, existing) }
         if let clash = callClash(site, labels: labels) { return .skipped(.wouldBreakCalls, clash) }
         // A request object's hook also ends with the request (a stream with a completion
         // ends with it already).

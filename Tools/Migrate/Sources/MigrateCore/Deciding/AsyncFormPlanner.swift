@@ -127,7 +127,7 @@ struct AsyncFormPlanner {
         let optionalValues = ValuesAndCompletionRule.optionalValueHandlers(site, in: context)
         let plainKept = keptParameters(site, removing: handlers).filter { !optionalValues.contains($0) }
         for kept in Set([plainKept, Array(parameters.indices)]) {
-            if let existing = existingCounterpart(site, kept: kept) { return .skipped(.hasAsyncSibling, existing) }
+            if let (reason, existing) = existingCounterpart(site, kept: kept) { return .skipped(reason, existing) }
         }
         if !scoped, let clash = callClash(site, labels: plainKept.map { parameters[$0].label }) {
             // A value handed over as `sending` can stay in the callback instead: the scoped
@@ -234,7 +234,7 @@ struct AsyncFormPlanner {
         MultiShotRule().decide((site, handlerNames), in: context)
     }
 
-    func existingCounterpart(_ site: FunctionSite, kept: [Int]) -> String? {
+    func existingCounterpart(_ site: FunctionSite, kept: [Int]) -> (SkipReason, String)? {
         let parameters = kept.map { site.parameters[$0] }
         return CounterpartRule().decide(
             FormCandidate(site: site, labels: parameters.map(\.label), defaulted: parameters.map(\.hasDefault)),

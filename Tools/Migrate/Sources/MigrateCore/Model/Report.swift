@@ -38,6 +38,7 @@ public struct GeneratedFile: Sendable, Equatable {
 public enum SkipReason: String, CaseIterable, Sendable, Comparable {
     case alreadyAsync = "already async"
     case hasAsyncSibling = "already has an async sibling"
+    case hasPublisherSibling = "already has a Combine publisher counterpart"
     case hasCompletionSibling = "already has a completion-handler sibling"
     case hook = "called by the library"
     case wouldBreakCalls = "would change existing calls"
@@ -70,6 +71,8 @@ public enum SkipReason: String, CaseIterable, Sendable, Comparable {
         switch self {
         case .alreadyAsync: "the function is async already and takes a handler: nothing to bridge"
         case .hasAsyncSibling: "an async function with the same name and labels exists"
+        case .hasPublisherSibling:
+            "a function with the form's name and labels returns a Combine publisher: a second one, differing only in what it returns, would make existing calls ambiguous"
         case .hasCompletionSibling: "a function with the same name, labels and a completion handler exists"
         case .hook:
             "a delegate method, or a requirement of a protocol the library calls (…Delegate, …Handler, …Retrier, …Adapter…): its handler is for the conforming type to call"

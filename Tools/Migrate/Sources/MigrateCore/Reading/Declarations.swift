@@ -330,8 +330,18 @@ func documentationLines(_ decl: some SyntaxProtocol) -> [String] {
             current = []
             var body = comment.dropFirst(3)
             if body.hasSuffix("*/") { body = body.dropLast(2) }
-            var lines = body.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-                var line = line.drop(while: { $0 == " " || $0 == "\t" })
+            let raw = body.split(separator: "\n", omittingEmptySubsequences: false)
+            // Lines without a leading `*` lose the indentation they share (the first, on the
+            // `/**` line, aside), not all of it: a nested `- Parameters:` list keeps its shape.
+            let shared =
+                raw.dropFirst().filter {
+                    let content = $0.drop(while: { $0 == " " || $0 == "\t" })
+                    return !content.isEmpty && content.first != "*"
+                }.map { $0.prefix(while: { $0 == " " || $0 == "\t" }).count }.min() ?? 0
+            var lines = raw.enumerated().map { offset, line -> String in
+                let content = line.drop(while: { $0 == " " || $0 == "\t" })
+                guard content.first == "*" || offset == 0 else { return String(line.dropFirst(shared)) }
+                var line = content
                 if line.first == "*" {
                     line = line.dropFirst()
                     if line.first == " " { line = line.dropFirst() }

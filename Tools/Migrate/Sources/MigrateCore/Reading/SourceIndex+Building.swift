@@ -80,7 +80,7 @@ extension SourceIndex {
                 globalActor: globalActorAttribute(node.attributes)
                     ?? context.owner.flatMap { $0.kind == .extension ? globalActorAttribute($0.attributes) : nil }
                     ?? defaultActor(at: node))
-            let entry = FunctionEntry(
+            var entry = FunctionEntry(
                 labels: parameters.map(\.label),
                 defaulted: parameters.map(\.hasDefault),
                 isAsync: node.signature.effectSpecifiers?.asyncSpecifier != nil,
@@ -94,6 +94,7 @@ extension SourceIndex {
                 parameters: parameters, access: Access(modifiers: node.modifiers) ?? .internal,
                 summary: documentationLines(node).prefix { !$0.trimmingCharacters().isEmpty }.joined(separator: " ")
                     .lowercased(), returnType: returnType)
+            entry.visibleAccess = Self.declaredAccess(node, context)
             functions[key, default: []].append(entry)
             functionsByOwner[owner, default: []].append(entry)
             if entry.isAsync, parameters.isEmpty, !isStatic, !owner.isEmpty {
@@ -139,7 +140,9 @@ extension SourceIndex {
 
     /// `AsyncStream<T>`, `StreamOf<T>`, `some AsyncSequence<T, E>`: a type that streams values.
     static func namesStream(_ spelled: String) -> Bool {
-        spelled.contains("Stream") || spelled.contains("AsyncSequence")
+        // The type's own name, not its arguments: `AnyPublisher<ChatStreamResult, Error>` is no stream.
+        let base = spelled.prefix { $0 != "<" }
+        return base.contains("Stream") || base.contains("AsyncSequence")
     }
 
     func isSendableUnavailable(_ decl: DeclSyntax) -> Bool {

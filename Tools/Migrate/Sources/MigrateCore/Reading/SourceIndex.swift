@@ -65,6 +65,9 @@ final class SourceIndex {
         /// The parameters, and the declared access (`internal` when not written).
         var parameters: [Parameter] = []
         var access: Access = .internal
+        /// The access it has, with its extension's or protocol's where it writes none (what
+        /// decides whether another module can call it).
+        var visibleAccess: Access = .public
         /// The first paragraph of its documentation, lowercased.
         var summary = ""
         /// The return type as written, if any.

@@ -11,14 +11,19 @@ struct CounterpartRule: Rule {
     /// `onURLRequestCreation(on:perform:)`); one reached by the form's labels without its
     /// defaulted parameters (`health(options:)` beside a form `health(options:flag:)`); and,
     /// for a protocol's requirement, one that a conforming type of the sources declares.
-    func decide(_ candidate: FormCandidate, in context: RuleContext) -> String? {
+    func decide(_ candidate: FormCandidate, in context: RuleContext) -> (SkipReason, String)? {
         let (site, labels, index) = (candidate.site, candidate.labels, context.index)
-        if let named = site.namedAsyncForm { return "names its async form `\(named)`" }
+        if let named = site.namedAsyncForm { return (.hasAsyncSibling, "names its async form `\(named)`") }
         let form = SourceIndex.FunctionEntry(
             labels: labels,
             defaulted: candidate.defaulted.count == labels.count ? candidate.defaulted : labels.map { _ in false },
             isAsync: true, isStatic: site.isStatic, parameterTypes: [], hasHandler: false, returnsStream: false,
             returnsValue: false)
+        // With `--public-only` the forms are for other modules: a counterpart they cannot call
+        // (an internal async function) is none, and a form in another module does not clash with it.
+        let visible = { (entry: SourceIndex.FunctionEntry) in
+            !context.options.publicOnly || entry.visibleAccess >= .public
+        }
         var owners = index.selfAndSupertypes(site.context.ownerName)
         if site.isProtocolMember, let owner = site.context.ownerName { owners += index.conformingTypes(to: owner) }
         // A deprecated function renamed to another callback function: that one's counterpart
@@ -26,38 +31,59 @@ struct CounterpartRule: Rule {
         if let renamed = site.renamedCallbackFunction {
             for owner in owners {
                 for entry in index.entries(owner: owner, name: renamed.name)
-                where index.offersAsync(entry, owner: owner)
+                where visible(entry) && index.offersAsync(entry, owner: owner)
                     && Self.accepts(entry, labels: Array(renamed.labels.dropLast()))
                 {
                     let prefix = owner.isEmpty ? "" : owner + "."
-                    return "`\(prefix)\(selector(renamed.name, entry.labels))\(entry.isAsync ? " async" : "")`, "
-                        + "the async form of `\(selector(renamed.name, renamed.labels))`, to which it is renamed"
+                    return (
+                        .hasAsyncSibling,
+                        "`\(prefix)\(selector(renamed.name, entry.labels))\(entry.isAsync ? " async" : "")`, "
+                            + "the async form of `\(selector(renamed.name, renamed.labels))`, to which it is renamed"
+                    )
                 }
             }
         }
         for owner in owners {
             let prefix = owner.isEmpty ? "" : owner + "."
             for entry in index.entries(owner: owner, name: site.name)
-            where index.offersAsync(entry, owner: owner)
+            where visible(entry) && (index.offersAsync(entry, owner: owner) || Self.publisher(entry) != nil)
                 && (Self.accepts(entry, labels: labels) || Self.sameLabels(entry, labels: labels)
                     || Self.accepts(form, labels: entry.labels))
             {
-                return "`\(prefix)\(selector(site.name, entry.labels))\(entry.isAsync ? " async" : "")`"
+                let named = prefix + selector(site.name, entry.labels)
+                // A Combine publisher is not async, but a second function with its name and
+                // labels would make existing calls (`let p = client.f(x)`) ambiguous.
+                if !entry.isAsync, let publisher = Self.publisher(entry) {
+                    return (
+                        .hasPublisherSibling,
+                        "`\(named) -> \(publisher)`: a second `\(named)` would make its calls ambiguous"
+                    )
+                }
+                return (.hasAsyncSibling, "`\(named)\(entry.isAsync ? " async" : "")`")
             }
             // (A private or underscored helper is no API: Alamofire's `downloadTask(…)` behind its
             // `serializing…` functions, NIO's `_map`.)
             for entry in index.entries(owner: owner)
-            where index.offersAsync(entry, owner: owner) && entry.name != site.name && entry.isStatic == site.isStatic
+            where visible(entry) && index.offersAsync(entry, owner: owner) && entry.name != site.name
+                && entry.isStatic == site.isStatic
                 && entry.access > .fileprivate && !entry.name.hasPrefix("_")
             {
                 let named = "`\(prefix)\(selector(entry.name, entry.labels))\(entry.isAsync ? " async" : "")`"
-                if entry.calls.contains(site.name) { return named + " calls it" }
+                if entry.calls.contains(site.name) { return (.hasAsyncSibling, named + " calls it") }
                 if let through = Self.sameCall(entry, as: site, owners: owners, in: index) {
-                    return named + " makes the same call through `\(through)`"
+                    return (.hasAsyncSibling, named + " makes the same call through `\(through)`")
                 }
             }
         }
         return nil
+    }
+
+    /// The Combine publisher `entry` returns (`AnyPublisher`, `some Publisher`, a type named
+    /// `…Publisher`), by its base name, or nil.
+    static func publisher(_ entry: SourceIndex.FunctionEntry) -> String? {
+        guard let spelled = entry.returnType else { return nil }
+        let base = String(spelled.prefix { $0 != "<" }).trimmingCharacters(in: .whitespaces)
+        return base.hasSuffix("Publisher") ? base : nil
     }
 
     /// `serializingData()` beside `responseData(queue:…:completionHandler:)`: the function
@@ -106,7 +132,47 @@ struct CounterpartRule: Rule {
             && entry.labels.map { $0 ?? "_" }.sorted() == labels.map { $0 ?? "_" }.sorted()
     }
 
+    /// A public function beside an internal async function of the same name and labels.
+    private static let internalCounterpart = """
+        public final class Client: Sendable {
+            public func speech(query: String, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {}
+        }
+        extension Client {
+            func speech(query: String) async throws -> Int { 0 }
+        }
+        """
+
     static let examples: [RuleExample] = [
+        RuleExample(
+            "with --public-only, an internal async function is no counterpart: the module's users cannot call it",
+            before: internalCounterpart,
+            function: "Client.speech(query:completion:)",
+            after: .generated(["public nonisolated(nonsending) func speech(query: String) async throws -> Int"]),
+            options: MigrationOptions(publicOnly: true)),
+        RuleExample(
+            "a Combine publisher with the form's name and labels: skipped, and the reason says what it is",
+            before: """
+                public struct ChatResult: Sendable {}
+                public protocol CancellableRequest: Sendable { func cancelRequest() }
+                public final class Client: Sendable {
+                    public func chatsStream(
+                        query: String, onResult: @escaping @Sendable (Result<ChatResult, any Error>) -> Void,
+                        completion: (@Sendable ((any Error)?) -> Void)?
+                    ) -> any CancellableRequest { fatalError() }
+                    public func chatsStream(query: String) -> AnyPublisher<Result<ChatResult, any Error>, any Error> {
+                        fatalError()
+                    }
+                }
+                """,
+            function: "Client.chatsStream(query:onResult:completion:)",
+            after: .skipped(
+                .hasPublisherSibling,
+                "`Client.chatsStream(query:) -> AnyPublisher`: a second `Client.chatsStream(query:)` would make")),
+        RuleExample(
+            "without --public-only, the same internal async function is the counterpart",
+            before: internalCounterpart,
+            function: "Client.speech(query:completion:)",
+            after: .skipped(.hasAsyncSibling, "`Client.speech(query:) async`")),
         RuleExample(
             "a deprecated function renamed to a callback function that has an async form: that form serves it",
             before: """

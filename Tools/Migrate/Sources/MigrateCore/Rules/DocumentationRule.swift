@@ -9,6 +9,36 @@ struct DocumentationRule: DocumentedRule {
 
     static let examples: [RuleExample] = [
         RuleExample(
+            "a stream form's block comment: its nested parameter list keeps its header without the handlers, and a note that advises cancelling the returned value goes",
+            before: """
+                public protocol CancellableRequest: Sendable { func cancelRequest() }
+                public final class Client: Sendable {
+                    /**
+                     Streams a chat.
+
+                     - Parameters:
+                        - query: The query.
+                        - onResult: Receives each chunk.
+                        - completion: Called when all chunks are delivered.
+
+                     - Returns: An object that references the streaming session.
+
+                     - Note: This method makes a session for streaming. You should hold a reference to the returned value, and when you're done - call cancel() on it.
+                     */
+                    public func chatsStream(
+                        query: String, onResult: @escaping @Sendable (Result<Int, any Error>) -> Void,
+                        completion: (@Sendable ((any Error)?) -> Void)?
+                    ) -> any CancellableRequest { fatalError() }
+                }
+                """,
+            function: "Client.chatsStream(query:onResult:completion:)",
+            after: .generated(
+                [
+                    "/// - Parameters:\n    ///    - query: The query.",
+                    "/// - Note: This method makes a session for streaming.\n",
+                ],
+                absent: ["- onResult:", "- completion:", "hold a reference", "references the streaming session"])),
+        RuleExample(
             "a handler documented as `completion` though named `completionHandler` loses its line",
             before: """
                 public final class API: Sendable {

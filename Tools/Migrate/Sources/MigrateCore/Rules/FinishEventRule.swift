@@ -33,6 +33,14 @@ struct FinishEventRule: Rule {
         case finishesInSubclasses([FinishEvent])
         /// A request object's hook whose type declares no finish handler.
         case undetermined
+
+        /// Whether the form registers a finish handler.
+        var hasFinishEvent: Bool {
+            switch self {
+            case .finishes, .finishesInSubclasses: true
+            case .notARequest, .undetermined: false
+            }
+        }
     }
 
     /// Verbs that do what they say: a method named so is not registered to watch.
@@ -124,6 +132,10 @@ struct FinishEventRule: Rule {
                 "_ = handle.response(queue: queue2) { _ in",
                 "end.operationEnded()",
                 "(`response(queue:completionHandler:)` is called; that end cancels nothing)",
+                // The request holds the handler: the stop holds the request weakly.
+                "end.onStop { [weak handle] in handle?.cancel() }",
+                // Adding a response handler may start the request: the documentation says so.
+                "like any response handler, starts a request that waits for its first one.",
             ])),
         RuleExample(
             "a finish handler declared only by subclasses: the form registers the one of the request's class",

@@ -102,7 +102,8 @@ struct MultiShotRule: Rule {
             after: .generated([
                 "public func uploadProgress() -> AsyncThrowingStream<Double, any Error> {",
                 "let handle = uploadProgress(queue: DispatchQueue(label: \"Request.uploadProgress\")) { value in",
-                "end.onStop { _ = handle.cancel() }",
+                // The request holds the handler: the stop holds the request weakly.
+                "end.onStop { [weak handle] in _ = handle?.cancel() }",
             ])),
         RuleExample(
             "an observation token: the stream's end cancels it; an error handler finishes the stream",

@@ -10,9 +10,12 @@ struct SubscriptionRule: Rule {
         "A subscription with a receiver and a confirming future gets a stream form that unsubscribes when it ends."
 
     struct Subscription {
-        /// What awaits the confirmation, after the call: `.value` (FutureBridge's `Future`),
-        /// `.get()` (NIO's `EventLoopFuture`).
-        var awaiting: String
+        /// What hands the confirmation to a promise, after the call (`promise` stands for
+        /// the promise's name): `.onComplete` (FutureBridge's `Future`), `.whenComplete`
+        /// (NIO's `EventLoopFuture`). Awaited through a promise, not the future's own `async`
+        /// accessor: `EventLoopFuture.get()` ignores cancellation, and a cancelled wait must
+        /// unsubscribe what the library may still register.
+        var completing: (String) -> [String]
         var futureName: String
         /// The matching unsubscription: its name, and its arguments (the subscription's).
         var unsubscribe: String
@@ -26,11 +29,19 @@ struct SubscriptionRule: Rule {
         case skipped(SkipReason, String)
     }
 
-    /// Futures whose `async` accessor is known, with the modules that declare it.
+    /// Futures whose completion handler is known, with the modules that declare it.
     static let awaitable: [String: (member: String, modules: Set<String>)] = [
-        "Future": (".value", ["FutureBridge"]),
-        "EventLoopFuture": (".get()", ["NIO", "NIOCore"]),
+        "Future": (".onComplete", ["FutureBridge"]),
+        "EventLoopFuture": (".whenComplete", ["NIO", "NIOCore"]),
     ]
+
+    /// The completion handler that resolves `promise` with the future's outcome: its first
+    /// line (after the call), its body, and its closing brace.
+    static func completing(_ futureName: String, promise: String) -> [String] {
+        futureName == "Future"
+            ? [".onComplete { outcome in", "    \(promise).resolve(Result { try outcome.get() })", "}"]
+            : [".whenComplete { result in", "    \(promise).resolve(result)", "}"]
+    }
 
     func decide(
         _ subject: (site: FunctionSite, receiver: Int, handlers: [Int], kept: [Int]), in context: RuleContext
@@ -104,7 +115,8 @@ struct SubscriptionRule: Rule {
         }
         return .subscription(
             Subscription(
-                awaiting: known.member, futureName: futureName, unsubscribe: unsubscribe,
+                completing: { Self.completing(futureName, promise: $0) }, futureName: futureName,
+                unsubscribe: unsubscribe,
                 unsubscribeArguments: argumentsText, unsubscribeReturnsValue: entry.returnsValue,
                 unsubscribeSelector: unsubscribe + "(" + entry.labels.map { ($0 ?? "_") + ":" }.joined() + ")"))
     }
@@ -127,11 +139,13 @@ struct SubscriptionRule: Rule {
             after: .generated([
                 ") async throws -> AsyncThrowingStream<(String, String), any Error> {",
                 "let receiver2: @Sendable (String, String) -> Void = { end.continuation.yield(($0, $1)) }",
-                "try await subscribe(to: channels, messageReceiver: receiver2).value",
+                "try await withPromise(of: Void.self) { promise in",
+                "subscribe(to: channels, messageReceiver: receiver2).onComplete { outcome in",
+                "promise.cancelOnRequest { _ = self.unsubscribe(from: channels) }",
                 "end.onStop { _ = self.unsubscribe(from: channels) }",
             ])),
         RuleExample(
-            "an EventLoopFuture's confirmation, in a module that imports NIOCore: awaited with its `get()`",
+            "an EventLoopFuture's confirmation, in a module that imports NIOCore: awaited through a promise, so that cancelling the wait ends it and unsubscribes",
             before: """
                 import NIOCore
                 public final class Client: Sendable {
@@ -144,9 +158,11 @@ struct SubscriptionRule: Rule {
                 """,
             function: "Client.psubscribe(to:messageReceiver:onSubscribe:)",
             after: .generated([
-                "try await psubscribe(to: patterns, messageReceiver: receiver2, onSubscribe: nil).get()",
+                "psubscribe(to: patterns, messageReceiver: receiver2, onSubscribe: nil).whenComplete { result in",
+                "promise.resolve(result)",
+                "promise.cancelOnRequest { _ = self.punsubscribe(from: patterns) }",
                 "end.onStop { _ = self.punsubscribe(from: patterns) }",
-                "task does not end this wait).",
+                "when the awaiting task is cancelled first, which calls `punsubscribe(from:)`",
             ])),
         RuleExample(
             "an EventLoopFuture's confirmation, in a module that does not import NIO: skipped with the reason",
@@ -160,7 +176,7 @@ struct SubscriptionRule: Rule {
                 }
                 """,
             function: "Client.subscribe(to:messageReceiver:onSubscribe:)",
-            after: .skipped(.eventHandler, "needs `.get()` of NIO or NIOCore, which the module does not import")),
+            after: .skipped(.eventHandler, "needs `.whenComplete` of NIO or NIOCore, which the module does not import")),
         RuleExample(
             "a client that is not Sendable cannot unsubscribe from the stream's end: skipped with the reason",
             before: """

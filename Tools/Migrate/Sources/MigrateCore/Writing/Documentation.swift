@@ -44,40 +44,43 @@ extension AsyncFormPlanner {
 
     /// The documentation without its sentences that advise cancelling what the function
     /// returns ("Call `cancel()` on the returned task to stop it."): a form that discards
-    /// the handle says itself what stops the operation. A paragraph that loses a sentence is
-    /// wrapped again; callouts and code blocks are left as they are.
+    /// the handle says itself what stops the operation. A paragraph, or a note callout
+    /// (`- Note:`, `- Important:`...), that loses a sentence is wrapped again (and dropped
+    /// when none is left); other callouts and code blocks are left as they are.
     func droppingHandleAdvice(_ lines: [String]) -> [String] {
         var result: [String] = []
         var paragraph: [String] = []
+        // A note callout being read: its lines, and its `- Note:` prefix.
+        var callout: (lines: [String], prefix: String)?
         var inCode = false
         func flush() {
             defer { paragraph = [] }
-            let sentences = paragraph.joined(separator: " ").split(separator: " ").reduce(into: [""]) {
-                sentences, word in
-                sentences[sentences.count - 1] += (sentences[sentences.count - 1].isEmpty ? "" : " ") + word
-                if let last = word.last, ".!?".contains(last) { sentences.append("") }
-            }.filter { !$0.isEmpty }
-            // Clause by clause: "Downloads a blob; returns the operation, which cancels it." keeps
-            // "Downloads a blob."
-            var changed = false
-            let kept = sentences.compactMap { sentence -> String? in
-                let clauses = sentence.components(separatedBy: "; ")
-                let remaining = clauses.filter { clause in
-                    let lower = clause.lowercased()
-                    return !(lower.contains("cancel") && lower.contains("return"))
-                }
-                if remaining.count == clauses.count { return sentence }
-                changed = true
-                guard var text = remaining.isEmpty ? nil : remaining.joined(separator: "; ") else { return nil }
-                if let last = text.last, !".!?".contains(last) { text += "." }
-                return text
-            }
-            result += !changed ? paragraph : kept.isEmpty ? [] : wrapped(kept.joined(separator: " "))
+            let text = paragraph.joined(separator: " ")
+            let kept = Self.withoutHandleAdvice(text)
+            result += kept.map { $0.isEmpty ? [] : wrapped($0) } ?? paragraph
+        }
+        func flushCallout() {
+            defer { callout = nil }
+            guard let (lines, prefix) = callout else { return }
+            let text = lines.map { $0.trimmingCharacters() }.joined(separator: " ").dropFirst(prefix.count)
+            let kept = Self.withoutHandleAdvice(text.trimmingCharacters())
+            result += kept.map { $0.isEmpty ? [] : wrapped(prefix + " " + $0) } ?? lines
         }
         var inCallout = false
         for line in lines {
             let trimmed = line.trimmingCharacters()
             if trimmed.hasPrefix("```") { inCode.toggle() }
+            if callout != nil, !inCode, !trimmed.isEmpty, !trimmed.hasPrefix("- "), line.leadingSpaces > 0 {
+                callout?.lines.append(line)
+                continue
+            }
+            flushCallout()
+            if !inCode, line.leadingSpaces == 0, let prefix = Self.noteCalloutPrefix(trimmed) {
+                flush()
+                callout = ([line], prefix)
+                inCallout = true
+                continue
+            }
             if inCode || trimmed.hasPrefix("```") || trimmed.isEmpty || trimmed.hasPrefix("- ") || inCallout
                 || (paragraph.isEmpty && line.leadingSpaces > 0)
             {
@@ -88,6 +91,7 @@ extension AsyncFormPlanner {
                 paragraph.append(line)
             }
         }
+        flushCallout()
         flush()
         // A paragraph dropped whole leaves two blank lines, or one at an end.
         var collapsed: [String] = []
@@ -97,6 +101,38 @@ extension AsyncFormPlanner {
         }
         while collapsed.last?.trimmingCharacters().isEmpty == true { collapsed.removeLast() }
         return collapsed
+    }
+
+    /// `- Note:` in `- Note: Hold the returned value…`: a callout of free text, or nil.
+    static func noteCalloutPrefix(_ trimmed: String) -> String? {
+        let keywords = ["note", "important", "warning", "attention", "remark", "tip", "discussion"]
+        guard trimmed.hasPrefix("- "), let colon = trimmed.firstIndex(of: ":") else { return nil }
+        let keyword = trimmed[trimmed.index(trimmed.startIndex, offsetBy: 2)..<colon].lowercased()
+        return keywords.contains(keyword) ? String(trimmed[...colon]) : nil
+    }
+
+    /// `text` without its sentences (or clauses) that advise cancelling what is returned, or
+    /// nil when it has none. "Downloads a blob; returns the operation, which cancels it." keeps
+    /// "Downloads a blob."
+    static func withoutHandleAdvice(_ text: String) -> String? {
+        let sentences = text.split(separator: " ").reduce(into: [""]) { sentences, word in
+            sentences[sentences.count - 1] += (sentences[sentences.count - 1].isEmpty ? "" : " ") + word
+            if let last = word.last, ".!?".contains(last) { sentences.append("") }
+        }.filter { !$0.isEmpty }
+        var changed = false
+        let kept = sentences.compactMap { sentence -> String? in
+            let clauses = sentence.components(separatedBy: "; ")
+            let remaining = clauses.filter { clause in
+                let lower = clause.lowercased()
+                return !(lower.contains("cancel") && lower.contains("return"))
+            }
+            if remaining.count == clauses.count { return sentence }
+            changed = true
+            guard var text = remaining.isEmpty ? nil : remaining.joined(separator: "; ") else { return nil }
+            if let last = text.last, !".!?".contains(last) { text += "." }
+            return text
+        }
+        return changed ? kept.joined(separator: " ") : nil
     }
 
     /// A generated documentation paragraph, in lines of at most 100 characters.

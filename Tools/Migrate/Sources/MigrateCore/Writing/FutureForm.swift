@@ -13,8 +13,8 @@ extension AsyncFormPlanner {
         if options.publicOnly, site.name.hasPrefix("_") { return .skipped(.notPublic, "underscored: not public API") }
         if let reason = parameterProblem(site) { return reason }
         let labels = site.labels
-        if let existing = existingCounterpart(site, kept: Array(site.parameters.indices)) {
-            return .skipped(.hasAsyncSibling, existing)
+        if let (reason, existing) = existingCounterpart(site, kept: Array(site.parameters.indices)) {
+            return .skipped(reason, existing)
         }
         // The form has the original's name and labels: calls that today get the future
         // from async code, and use it as a whole, would get the value instead.

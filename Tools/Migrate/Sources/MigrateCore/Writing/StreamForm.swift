@@ -90,7 +90,15 @@ extension AsyncFormPlanner {
             "let \(end) = StreamEnd(\(continuation)"
                 + (completes ? ", abandoned: AbandonedPromiseError(fileID: #fileID, line: #line))" : ")"))
         body += prelude + callLines
-        body.append("\(end).onStop { \(stop.call(handle, chain: chain)) }")
+        // A handle that is the object the hook is attached to (`-> Self` of a class: a request)
+        // is held by the caller or the library, and holds the handler: held strongly here, it
+        // would keep itself, the handler and the stream alive for good (the library could never
+        // release the handler). Held weakly: once the library lets it go, nothing is left to stop.
+        // A token a registration returns is held strongly: its deinit may unregister.
+        let weakly = !stop.onSelf && !stop.unchecked && returnsReceiverObject(site)
+        body.append(
+            "\(end).onStop { " + (weakly ? "[weak \(handle)] in " : "")
+                + stop.call(handle, chain: weakly ? "?" : chain) + " }")
         if stop.resumes { body.append("\(handle)\(chain).resume()  // URLSession tasks start suspended.") }
         body.append("return \(stream)")
 
@@ -143,6 +151,20 @@ extension AsyncFormPlanner {
             needsUncheckedHandle: stop.unchecked, needsStreamEnd: true)
     }
 
+    /// Whether the function returns the object it is called on (`-> Self` of a class, as a
+    /// request object's hooks do), rather than a token of its own.
+    func returnsReceiverObject(_ site: FunctionSite) -> Bool {
+        guard let returned = site.returnType.map({ TypeText.optionalWrapped($0) ?? $0 }),
+            text(returned) == "Self", let owner = site.context.ownerName
+        else { return false }
+        return index.typeInfo(owner)?.kind == .class
+    }
+
+    /// What registering the finish handler may do (Alamofire resumes a request when a
+    /// response handler is added, and a request made to start immediately waits for one).
+    static let finishHandlerStarts =
+        " Adding the finish handler, like any response handler, starts a request that waits for its first one."
+
     /// When the stream ends, for its documentation.
     func streamNote(
         _ site: FunctionSite, shape: HandlerShape, ending: StreamEnding?, stops: String,
@@ -185,6 +207,7 @@ extension AsyncFormPlanner {
             + finishes + ". Then it \(stops), which stops the handler"
             + (completion != nil && !shape.carriesError
                 ? " (not when `\(completion!)` or the library's release ended it: the operation is over)" : "") + "."
+            + (finish.hasFinishEvent ? Self.finishHandlerStarts : "")
     }
 
     /// The registration of the request's finish event, which ends the stream (without

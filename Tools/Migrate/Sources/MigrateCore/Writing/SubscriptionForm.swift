@@ -9,7 +9,7 @@ extension AsyncFormPlanner {
         case .skipped(let reason, let detail): return .skipped(reason, detail)
         case .subscription(let found): subscription = found
         }
-        if let existing = existingCounterpart(site, kept: kept) { return .skipped(.hasAsyncSibling, existing) }
+        if let (reason, existing) = existingCounterpart(site, kept: kept) { return .skipped(reason, existing) }
         if let clash = callClash(site, labels: kept.map { site.parameters[$0].label }) {
             return .skipped(.wouldBreakCalls, clash)
         }
@@ -42,18 +42,33 @@ extension AsyncFormPlanner {
                 arguments.append(label + "nil")
             }
         }
-        var call = CallText(prefix: "try await ", callee: site.callee, arguments: arguments, trailing: nil)
-            .lines(indent: site.memberIndent + 4)
-        call[call.count - 1] += subscription.awaiting
         let unsubscribe =
             (subscription.unsubscribeReturnsValue ? "_ = " : "") + "self." + subscription.unsubscribe + "("
             + subscription.unsubscribeArguments.joined(separator: ", ") + ")"
+        // The confirmation is awaited through a promise: cancelling the wait ends it at once
+        // (a library whose future never completes cannot hold the task), and unsubscribes
+        // what the library may still register.
+        let promise = site.freshName("promise", avoiding: [continuation, stream, end, receiverName])
+        let completing = subscription.completing(promise)
+        // (Measured with the handler's head, which follows the call on its last line.)
+        var call = CallText(prefix: "", callee: site.callee, arguments: arguments, trailing: nil)
+            .lines(indent: site.memberIndent + 8 + completing[0].count)
+        if call.count > 1, call[call.count - 1].hasSuffix(")") {
+            // A broken call closes on its own line, which the handler follows (as swift-format writes it).
+            call[call.count - 1].removeLast()
+            call.append(")")
+        }
+        call[call.count - 1] += completing[0]
+        call += completing.dropFirst()
         let body =
             [
                 "let (\(stream), \(continuation)) = AsyncThrowingStream<\(element), any Error>.makeStream()",
                 "let \(end) = StreamEnd(\(continuation))",
                 "let \(receiverName): \(receiverType) = { \(end).continuation.yield(\(yielded)) }",
-            ] + call + [
+                "try await withPromise(of: Void.self) { \(promise) in",
+            ] + call.map { "    " + $0 } + [
+                "    \(promise).cancelOnRequest { \(unsubscribe) }",
+                "}",
                 // Handed over after the subscription: an end before that (the receiver
                 // released) unsubscribes nothing.
                 "\(end).onStop { \(unsubscribe) }",
@@ -76,10 +91,9 @@ extension AsyncFormPlanner {
             removing: removed, notes: [note],
             callouts: [
                 "- Returns: The messages, in order. The stream buffers those its consumer has not taken yet.",
-                "- Throws: The error of the `\(subscription.futureName)` that confirms the subscription"
-                    + (subscription.futureName == "Future"
-                        ? "; `CancellationError` when the awaiting task is cancelled first."
-                        : " (cancelling the awaiting task does not end this wait)."),
+                "- Throws: The error of the `\(subscription.futureName)` that confirms the subscription; "
+                    + "`CancellationError` when the awaiting task is cancelled first, which calls "
+                    + "`\(subscription.unsubscribeSelector)` (the library may still register the subscription).",
             ])
         let keptParameters = kept.map { site.parameters[$0] }
         let declaration = DeclarationText(
