@@ -185,9 +185,9 @@ extension FakeAPI {
     /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task), when
     /// the operation ends (`completion` is called: the loop then throws the error it receives, if any);
     /// when the library releases the handlers without calling `completion`, the loop throws
-    /// `AbandonedPromiseError`. Then it calls `cancel()` on the `FakeTask` that
-    /// `events(id:onEvent:completion:)` returns, which stops the handler (not when `completion` or the
-    /// library's release ended it: the operation is over).
+    /// `AbandonedPromiseError`. When the consumer stops, it calls `cancel()` on the `FakeTask` that
+    /// `events(id:onEvent:completion:)` returns, which stops the handler; an end by `completion` or the
+    /// library's release stops nothing: the operation is over.
     ///
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func events(id: Int) -> AsyncThrowingStream<Int, any Error> {

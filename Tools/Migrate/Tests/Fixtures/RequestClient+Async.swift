@@ -57,9 +57,10 @@ extension Request {
     ///
     /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task), when
     /// the request finishes (`whenFinished(_:)` is called; that end cancels nothing); it also ends when the
-    /// library releases the handler, since no more values can come. Then it calls `cancel()` on the
-    /// `Request` that `downloadProgress(queue:closure:)` returns, which stops the handler. Adding the
-    /// finish handler, like any response handler, starts a request that waits for its first one.
+    /// library releases the handler, since no more values can come. When the consumer stops, it calls
+    /// `cancel()` on the `Request` that `downloadProgress(queue:closure:)` returns, which stops the
+    /// handler; an end by the finish event or the library's release stops nothing: the operation is over.
+    /// Adding the finish handler, like any response handler, starts a request that waits for its first one.
     ///
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func downloadProgress() -> AsyncThrowingStream<Double, any Error> {
@@ -156,8 +157,9 @@ extension RequestClient {
     /// observation is invalidated.
     ///
     /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task); it
-    /// also ends when the library releases the handler, since no more values can come. Then it calls
-    /// `invalidate()` on the `StatusObservation` that `observeStatus(_:)` returns, which stops the handler.
+    /// also ends when the library releases the handler, since no more values can come. When the consumer
+    /// stops, it calls `invalidate()` on the `StatusObservation` that `observeStatus(_:)` returns, which
+    /// stops the handler; an end by the library's release stops nothing: the operation is over.
     ///
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func observeStatus() -> AsyncThrowingStream<String, any Error> {
@@ -175,9 +177,9 @@ extension RequestClient {
     /// Observes the feed of `channel`, which must exist: only `"status"` does here.
     ///
     /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task); it
-    /// also ends when the library releases the handler, since no more values can come. Then it calls
-    /// `invalidate()` on the `StatusObservation` that `observeChannel(_:_:)` returns, which stops the
-    /// handler.
+    /// also ends when the library releases the handler, since no more values can come. When the consumer
+    /// stops, it calls `invalidate()` on the `StatusObservation` that `observeChannel(_:_:)` returns, which
+    /// stops the handler; an end by the library's release stops nothing: the operation is over.
     ///
     /// - Parameters:
     ///   - channel: The feed to observe.
@@ -217,8 +219,9 @@ extension ConnectionMonitor {
     /// Starts calling `handler` on `queue` with each change, until `stopMonitoring()`.
     ///
     /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task); it
-    /// also ends when the library releases the handler, since no more values can come. Then it calls
-    /// `stopMonitoring()`, which stops the handler.
+    /// also ends when the library releases the handler, since no more values can come. When the consumer
+    /// stops, it calls `stopMonitoring()`, which stops the handler; an end by the library's release stops
+    /// nothing: the operation is over.
     ///
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func startMonitoring() -> AsyncThrowingStream<Result, any Error> {

@@ -54,8 +54,10 @@ extension StreamingClient {
     /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task), when
     /// the operation ends (`completion` is called: the loop then throws the error it receives, if any), or
     /// when a value reports an error, which the loop throws; when the library releases the handlers without
-    /// calling `completion`, the loop throws `AbandonedPromiseError`. Then it calls `cancelRequest()` on
-    /// the `RequestHandle` that `stream(query:onResult:completion:)` returns, which stops the handler.
+    /// calling `completion`, the loop throws `AbandonedPromiseError`. When the consumer stops, or a value
+    /// reports an error, it calls `cancelRequest()` on the `RequestHandle` that
+    /// `stream(query:onResult:completion:)` returns, which stops the handler; an end by `completion` or the
+    /// library's release stops nothing: the operation is over.
     ///
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func stream(query: String) -> AsyncThrowingStream<Chunk, any Error> {
@@ -75,8 +77,9 @@ extension StreamingClient {
     /// Calls `onChange` with each new value of `key` until the returned watch is disposed.
     ///
     /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task); it
-    /// also ends when the library releases the handler, since no more values can come. Then it calls
-    /// `dispose()` on the `Disposable` that `watch(_:onChange:)` returns, which stops the handler.
+    /// also ends when the library releases the handler, since no more values can come. When the consumer
+    /// stops, it calls `dispose()` on the `Disposable` that `watch(_:onChange:)` returns, which stops the
+    /// handler; an end by the library's release stops nothing: the operation is over.
     ///
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func watch(_ key: String) -> AsyncThrowingStream<String, any Error> {
@@ -95,9 +98,9 @@ extension StreamingClient {
     /// lives (it is held weakly) and until the token is cancelled.
     ///
     /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task); it
-    /// also ends when the library releases the handler, since no more values can come. Then it calls
-    /// `cancel()` on the `ObservationToken` that `addObserver(_:closure:)` returns, which stops the
-    /// handler.
+    /// also ends when the library releases the handler, since no more values can come. When the consumer
+    /// stops, it calls `cancel()` on the `ObservationToken` that `addObserver(_:closure:)` returns, which
+    /// stops the handler; an end by the library's release stops nothing: the operation is over.
     ///
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func addObserver<O: AnyObject & Sendable>(_ observer: O) -> AsyncThrowingStream<String, any Error> {

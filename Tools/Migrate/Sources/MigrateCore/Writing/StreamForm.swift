@@ -203,10 +203,15 @@ extension AsyncFormPlanner {
                         + "`AbandonedPromiseError`"
                 } ?? "; it also ends when the library releases the handler, since no more values can come"
         }
+        // The stop runs only when the stream ends before the operation does (`StreamEnd`).
+        var overs = completion.map { ["`\($0)`"] } ?? []
+        if finish.hasFinishEvent { overs.append("the finish event") }
+        overs.append("the library's release")
         return "The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task)"
-            + finishes + ". Then it \(stops), which stops the handler"
-            + (completion != nil && !shape.carriesError
-                ? " (not when `\(completion!)` or the library's release ended it: the operation is over)" : "") + "."
+            + finishes + ". When the consumer stops" + (shape.carriesError ? ", or a value reports an error" : "")
+            + ", it \(stops), which stops the handler; an end by "
+            + (overs.count == 1 ? overs[0] : overs.dropLast().joined(separator: ", ") + " or " + overs.last!)
+            + " stops nothing: the operation is over."
             + (finish.hasFinishEvent ? Self.finishHandlerStarts : "")
     }
 
