@@ -85,6 +85,32 @@ struct CallSiteExpectationTests {
         }
     }
 
+    @Test("`waitForExpectations` after two calls waits for both: the last is left alone too")
+    func waitForEvery() throws {
+        let (_, result) = try Self.rewrite(
+            """
+            func testBoth(api: FakeAPI, trace: Trace) {
+                let first = expectation(description: "first")
+                api.save("a") { error in
+                    trace.log("first")
+                    first.fulfill()
+                }
+                let second = expectation(description: "second")
+                api.load(id: 1) { result in
+                    trace.log("second")
+                    second.fulfill()
+                }
+                waitForExpectations(timeout: 1)
+            }
+            """)
+        #expect(result.files.isEmpty)
+        guard case .leftAlone(.expectation, let detail) = result.entries.last?.outcome else {
+            Issue.record("not left alone: \(result.entries)")
+            return
+        }
+        #expect(detail.contains("several expectations (`first`, `second`)"), "\(detail)")
+    }
+
     @Test("Code after the wait other than assertions: the call is left alone")
     func codeAfterWait() throws {
         let (_, result) = try Self.rewrite(

@@ -50,6 +50,9 @@ struct ExpectationTestRule: CallRule {
         }
         let wait = items[position + 1]
         if let waited, waited != [name] { return several(waited) }
+        // `waitForExpectations` waits for every expectation the method made.
+        let made = items.compactMap { Self.expectationName($0) }
+        if waited == nil, made.count > 1 { return several(made) }
         let checks = Array(items[(position + 2)...])
         // A helper's `return value` last: it ran after the handler, as the assertions.
         let returned = checks.last.map { $0.item.as(ReturnStmtSyntax.self)?.expression != nil } ?? false
