@@ -242,6 +242,16 @@ struct CallSiteExpectationTests {
             }
             #expect(actual.contains(detail), "\(actual)")
         }
+        // A method of another type calls a function of the same name: perhaps not this one.
+        let (_, otherType) = try Self.rewrite(
+            Self.helperTests
+                + "\n\nfinal class OtherTests: XCTestCase {\n    func testOther() {\n        load(id: 9)\n    }\n}")
+        #expect(otherType.files.isEmpty)
+        guard case .leftAlone(.expectation, let reason) = otherType.entries.first?.outcome else {
+            Issue.record("not left alone: \(otherType.entries)")
+            return
+        }
+        #expect(reason.contains("is in `testOther` of another type"), "\(reason)")
         // A caller in another file: the two are converted together or not at all.
         let other = SourceInput(
             path: "Other.swift", text: "func testElsewhere(tests: StoreTests) {\n    load(id: 9)\n}")

@@ -47,6 +47,9 @@ struct WaitingHelper {
                 return .failure(Leave("\(at) is in a closure, a `defer` or outside a method: `await` cannot go there"))
             }
             let caller = function.name.text
+            guard typeName(around: function) == typeName(around: helper) else {
+                return .failure(Leave("\(at) is in `\(caller)` of another type: it may call another `\(name)`"))
+            }
             if function.id == helper.id { return .failure(Leave("\(at) calls itself")) }
             if function.signature.effectSpecifiers?.asyncSpecifier != nil {
                 return .failure(Leave("\(at) is in `\(caller)`, already async"))
@@ -202,6 +205,19 @@ struct WaitingHelper {
             ["wait", "waitForExpectations"].contains($0.text)
                 && $0.nextToken(viewMode: .sourceAccurate)?.tokenKind == .leftParen
         }
+    }
+
+    /// The type a method is declared in (an extension's extended type); nil at file scope.
+    private static func typeName(around function: FunctionDeclSyntax) -> String? {
+        var current = function.parent
+        while let syntax = current {
+            if let type = syntax.asProtocol(NamedDeclSyntax.self), syntax.isProtocol(DeclGroupSyntax.self) {
+                return type.name.text
+            }
+            if let extended = syntax.as(ExtensionDeclSyntax.self) { return extended.extendedType.trimmedDescription }
+            current = syntax.parent
+        }
+        return nil
     }
 
     private static func identifiers(in function: FunctionDeclSyntax) -> [String] {
