@@ -71,7 +71,10 @@ public struct CallMigrator: Sendable {
                     fanOuts.append((entries.count, settled))
                     outcome = .converted(notes: settled.notes)
                 case .proceed(let settled):
-                    if let new = writer.edits(settled), !new.contains(where: { overlaps($0, edits) }) {
+                    // An edit made already (a method made async by two of its calls) is made once.
+                    if let new = writer.edits(settled)?.filter({ !edits.contains($0) }),
+                        !new.contains(where: { overlaps($0, edits) })
+                    {
                         edits += new
                         outcome = .converted(notes: settled.notes)
                     } else {

@@ -20,13 +20,21 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { ExpectationTestRule3.Before().run(api: $0, trace: $1) },
         after: { _ = try? await ExpectationTestRule3.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
-        name: "ExpectationTestRule: `fulfill(); return` inside `#if`: each clause is a branch, as in an `if`",
+        name: "ExpectationTestRule: a helper returning what the handler set after the wait: async with its test",
         before: { ExpectationTestRule4.Before().run(api: $0, trace: $1) },
         after: { _ = try? await ExpectationTestRule4.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
-        name: "ExpectationTestRule: assertions after the wait read what the handler set: they follow the awaited code",
+        name: "ExpectationTestRule: a helper's value after the wait, kept by the test in a `let`: awaited there",
         before: { ExpectationTestRule5.Before().run(api: $0, trace: $1) },
         after: { _ = try? await ExpectationTestRule5.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "ExpectationTestRule: `fulfill(); return` inside `#if`: each clause is a branch, as in an `if`",
+        before: { ExpectationTestRule6.Before().run(api: $0, trace: $1) },
+        after: { _ = try? await ExpectationTestRule6.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "ExpectationTestRule: assertions after the wait read what the handler set: they follow the awaited code",
+        before: { ExpectationTestRule7.Before().run(api: $0, trace: $1) },
+        after: { _ = try? await ExpectationTestRule7.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
         name: "ContinuationCallRule: a continuation resumed by the handler: the call awaited in its place",
         before: { await ContinuationCallRule1.Before().run(api: $0, trace: $1) },
@@ -338,6 +346,91 @@ enum ExpectationTestRule3 {
 enum ExpectationTestRule4 {
     struct Before {
         func run(api: FakeAPI, trace: Trace) {
+            XCTAssertEqual(loaded(api: api, trace: trace), "v")
+        }
+
+        func loaded(api: FakeAPI, trace: Trace) -> String? {
+            let done = expectation(description: "load")
+            let received = Received(trace: trace)
+            api.load(id: 1) { result in
+                switch result {
+                case .success(let user):
+                    received.value = user
+                case .failure(let error):
+                    received.value = "failed \(type(of: error))"
+                }
+                done.fulfill()
+            }
+            wait(for: [done], timeout: 1)
+            return received.value
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async throws {
+            let loadedResult = try await loaded(api: api, trace: trace)
+            XCTAssertEqual(loadedResult, "v")
+        }
+
+        func loaded(api: FakeAPI, trace: Trace) async throws -> String? {
+            let received = Received(trace: trace)
+            do {
+                let user = try await api.load(id: 1)
+                received.value = user
+            } catch {
+                received.value = "failed \(type(of: error))"
+            }
+            return received.value
+        }
+    }
+}
+
+enum ExpectationTestRule5 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            let text = loaded(api: api, trace: trace)
+            XCTAssertEqual(text, "v")
+        }
+
+        func loaded(api: FakeAPI, trace: Trace) -> String? {
+            let done = expectation(description: "load")
+            let received = Received(trace: trace)
+            api.load(id: 1) { result in
+                switch result {
+                case .success(let user):
+                    received.value = user
+                case .failure(let error):
+                    received.value = "failed \(type(of: error))"
+                }
+                done.fulfill()
+            }
+            wait(for: [done], timeout: 1)
+            return received.value
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async throws {
+            let text = try await loaded(api: api, trace: trace)
+            XCTAssertEqual(text, "v")
+        }
+
+        func loaded(api: FakeAPI, trace: Trace) async throws -> String? {
+            let received = Received(trace: trace)
+            do {
+                let user = try await api.load(id: 1)
+                received.value = user
+            } catch {
+                received.value = "failed \(type(of: error))"
+            }
+            return received.value
+        }
+    }
+}
+
+enum ExpectationTestRule6 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
             let done = expectation(description: "load")
             api.load(id: 3) { result in
                 switch result {
@@ -377,7 +470,7 @@ enum ExpectationTestRule4 {
     }
 }
 
-enum ExpectationTestRule5 {
+enum ExpectationTestRule7 {
     struct Before {
         func run(api: FakeAPI, trace: Trace) {
             let done = expectation(description: "load")

@@ -85,6 +85,32 @@ struct CallSiteExpectationTests {
         }
     }
 
+    @Test("`waitForExpectations` after two calls waits for both: the last is left alone too")
+    func waitForEvery() throws {
+        let (_, result) = try Self.rewrite(
+            """
+            func testBoth(api: FakeAPI, trace: Trace) {
+                let first = expectation(description: "first")
+                api.save("a") { error in
+                    trace.log("first")
+                    first.fulfill()
+                }
+                let second = expectation(description: "second")
+                api.load(id: 1) { result in
+                    trace.log("second")
+                    second.fulfill()
+                }
+                waitForExpectations(timeout: 1)
+            }
+            """)
+        #expect(result.files.isEmpty)
+        guard case .leftAlone(.expectation, let detail) = result.entries.last?.outcome else {
+            Issue.record("not left alone: \(result.entries)")
+            return
+        }
+        #expect(detail.contains("several expectations (`first`, `second`)"), "\(detail)")
+    }
+
     @Test("Code after the wait other than assertions: the call is left alone")
     func codeAfterWait() throws {
         let (_, result) = try Self.rewrite(
@@ -105,5 +131,137 @@ struct CallSiteExpectationTests {
             return
         }
         #expect(detail.contains("`trace.log(\"after\")` is not an assertion"), "\(detail)")
+    }
+
+    /// A helper that waits (EssentialFeed's `insert(_:to:) -> Error?`), called by tests as a
+    /// statement, in a `let`, with `_ =` and inside assertions (hoisted): all converted at once.
+    static let helperTests = """
+        final class StoreTests: XCTestCase {
+            let api = FakeAPI(outcome: .value, trace: Trace())
+
+            func testLoadTwice() {
+                let first = load(id: 1)
+                XCTAssertEqual(first, "v")
+                load(id: 2)
+                _ = load(id: 3)
+                XCTAssertEqual(
+                    load(id: 4),
+                    "v",
+                    file: #filePath, line: #line)
+            }
+
+            func testLoadOnce() throws {
+                XCTAssertNotNil(load(id: 1), "loaded \\(first)")
+            }
+
+            @discardableResult
+            private func load(id: Int, file: StaticString = #filePath) -> String? {
+                let exp = expectation(description: "Wait for load")
+                var loaded: String?
+                api.load(id: id) { result in
+                    switch result {
+                    case .success(let text):
+                        loaded = text
+                    case .failure(let error):
+                        XCTFail("\\(error)", file: file)
+                    }
+                    exp.fulfill()
+                }
+                wait(for: [exp], timeout: 1.0)
+                return loaded
+            }
+        }
+        """
+
+    @Test("A helper that waits and the tests that call it: async together, calls in assertions hoisted")
+    func helperAndCallers() throws {
+        let (text, result) = try Self.rewrite(Self.helperTests)
+        #expect(result.convertedCount == 1, "\(result.entries)")
+        #expect(
+            text == """
+                final class StoreTests: XCTestCase {
+                    let api = FakeAPI(outcome: .value, trace: Trace())
+
+                    func testLoadTwice() async throws {
+                        let first = try await load(id: 1)
+                        XCTAssertEqual(first, "v")
+                        try await load(id: 2)
+                        _ = try await load(id: 3)
+                        let loadResult = try await load(id: 4)
+                        XCTAssertEqual(
+                            loadResult,
+                            "v",
+                            file: #filePath, line: #line)
+                    }
+
+                    func testLoadOnce() async throws {
+                        let loadResult = try await load(id: 1)
+                        XCTAssertNotNil(loadResult, "loaded \\(first)")
+                    }
+
+                    @discardableResult
+                    private func load(id: Int, file: StaticString = #filePath) async throws -> String? {
+                        var loaded: String?
+                        do {
+                            let text = try await api.load(id: id)
+                            loaded = text
+                        } catch {
+                            XCTFail("\\(error)", file: file)
+                        }
+                        return loaded
+                    }
+                }
+                """)
+        #expect(result.report().contains("its 5 calls await it (in `testLoadTwice`, `testLoadOnce`, made"))
+    }
+
+    @Test("A helper that waits, with a caller it cannot convert: left alone with its callers, and why")
+    func helperLeftAlone() throws {
+        let cases = [
+            ("    override func setUp() {\n        load(id: 9)\n    }", "an override"),
+            ("    func testAsync() async {\n        load(id: 9)\n    }", "already async"),
+            (
+                "    func testWaits() {\n        load(id: 9)\n        let e = expectation(description: \"e\")\n"
+                    + "        e.fulfill()\n        wait(for: [e], timeout: 1)\n    }",
+                "waits for an expectation itself"
+            ),
+            ("    func testMember(other: StoreTests) {\n        other.load(id: 9)\n    }", "called on another value"),
+            (
+                "    func testNested() {\n        XCTAssertNil(load(id: load(id: 1) == nil ? 1 : 2))\n    }",
+                "part of an expression"
+            ),
+        ]
+        for (caller, detail) in cases {
+            let program = Self.helperTests.replacingOccurrences(
+                of: "    @discardableResult", with: caller + "\n\n    @discardableResult")
+            let (_, result) = try Self.rewrite(program)
+            #expect(result.files.isEmpty, "\(detail)")
+            guard case .leftAlone(.expectation, let actual) = result.entries.first?.outcome else {
+                Issue.record("not left alone: \(result.entries)")
+                continue
+            }
+            #expect(actual.contains(detail), "\(actual)")
+        }
+        // A method of another type calls a function of the same name: perhaps not this one.
+        let (_, otherType) = try Self.rewrite(
+            Self.helperTests
+                + "\n\nfinal class OtherTests: XCTestCase {\n    func testOther() {\n        load(id: 9)\n    }\n}")
+        #expect(otherType.files.isEmpty)
+        guard case .leftAlone(.expectation, let reason) = otherType.entries.first?.outcome else {
+            Issue.record("not left alone: \(otherType.entries)")
+            return
+        }
+        #expect(reason.contains("is in `testOther` of another type"), "\(reason)")
+        // A caller in another file: the two are converted together or not at all.
+        let other = SourceInput(
+            path: "Other.swift", text: "func testElsewhere(tests: StoreTests) {\n    load(id: 9)\n}")
+        let result = CallMigrator().migrate(
+            [SourceInput(path: "Program.swift", text: Self.helperTests), other], context: try CallSiteFixtures.api())
+        #expect(result.files.isEmpty)
+        guard case .leftAlone(.expectation, let actual) = result.entries.first?.outcome else {
+            Issue.record("not left alone: \(result.entries)")
+            return
+        }
+        #expect(actual.contains("`load(…)` at Other.swift:2 is in another file"), "\(actual)")
     }
 }

@@ -45,6 +45,11 @@ struct CallSites {
         !(calls[name]?.isEmpty ?? true)
     }
 
+    /// Every call of a function named `name`.
+    func calls(named name: String) -> [Call] {
+        calls[name] ?? []
+    }
+
     /// Whether the sources call `name` with these labels, the last argument possibly
     /// written as a trailing closure (`refresh(credential, for: session) { … }` for
     /// `refresh(_:for:completion:)`).

@@ -1,7 +1,7 @@
 import SwiftSyntax
 
 /// A run of whole lines replaced by others (0-based, inclusive).
-struct LineEdit {
+struct LineEdit: Equatable {
     var first: Int
     var last: Int
     var lines: [String]
@@ -41,17 +41,65 @@ struct CallSiteWriter {
             guard let removal = removal(of: item) else { return nil }
             result.append(removal)
         }
-        // `func test() {` → `func test() async throws {` (`throws` already there: ` async` before it).
-        let parameters = test.function.signature.parameterClause
-        let end = converter.location(for: parameters.endPositionBeforeTrailingTrivia)
+        guard let signature = asyncEdit(test.function) else { return nil }
+        result.append(signature)
+        guard let helper = test.helper else { return result }
+        // A helper that tests call: each calling method made `async throws`, each call awaited.
+        for function in helper.functions {
+            guard let signature = asyncEdit(function) else { return nil }
+            result.append(signature)
+        }
+        for call in helper.calls {
+            // Two calls in one statement, or on one line: not written (the call is left alone).
+            guard let edit = awaitEdit(call),
+                !result.contains(where: { $0.first <= edit.last && edit.first <= $0.last })
+            else { return nil }
+            result.append(edit)
+        }
+        return result
+    }
+
+    /// `func test() {` → `func test() async throws {` (`throws` already there: ` async` before it).
+    private func asyncEdit(_ function: FunctionDeclSyntax) -> LineEdit? {
+        let effects = function.signature.effectSpecifiers?.throwsClause == nil ? " async throws" : " async"
+        return inserting(effects, at: function.signature.parameterClause.endPositionBeforeTrailingTrivia)
+    }
+
+    /// `helper(…)` → `try await helper(…)`; in an assertion, `let helperResult = try await
+    /// helper(…)` on the lines before it, and the assertion reads `helperResult`.
+    private func awaitEdit(_ call: WaitingHelper.Call) -> LineEdit? {
+        guard let (statement, name) = call.hoisted else {
+            return inserting("try await ", at: call.node.positionAfterSkippingLeadingTrivia)
+        }
+        guard let lines = ownLines(statement) else { return nil }
+        let indent = String(self.lines[lines.lowerBound].prefix { $0 == " " || $0 == "\t" })
+        let text = { (start: AbsolutePosition, end: AbsolutePosition) in
+            String(decoding: self.source[start.utf8Offset..<end.utf8Offset], as: UTF8.self)
+        }
+        let callStart = call.node.positionAfterSkippingLeadingTrivia
+        let callEnd = call.node.endPositionBeforeTrailingTrivia
+        let hoisted = "let \(name) = try await " + text(callStart, callEnd)
+        let assertion =
+            text(statement.positionAfterSkippingLeadingTrivia, callStart) + name
+            + text(callEnd, statement.endPositionBeforeTrailingTrivia)
+        // The first line of each statement indented as the assertion; the others as written.
+        var result: [String] = []
+        for statement in [hoisted, assertion] {
+            let statementLines = statement.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            result += [indent + statementLines[0]] + statementLines.dropFirst()
+        }
+        return LineEdit(first: lines.lowerBound, last: lines.upperBound, lines: result)
+    }
+
+    /// The line at `position` with `text` inserted there.
+    private func inserting(_ text: String, at position: AbsolutePosition) -> LineEdit? {
+        let end = converter.location(for: position)
         let line = Array(lines[end.line - 1].utf8)
         guard end.column - 1 <= line.count else { return nil }
-        let effects = test.function.signature.effectSpecifiers?.throwsClause == nil ? " async throws" : " async"
-        let text =
-            String(decoding: line[..<(end.column - 1)], as: UTF8.self) + effects
+        let new =
+            String(decoding: line[..<(end.column - 1)], as: UTF8.self) + text
             + String(decoding: line[(end.column - 1)...], as: UTF8.self)
-        result.append(LineEdit(first: end.line - 1, last: end.line - 1, lines: [text]))
-        return result
+        return LineEdit(first: end.line - 1, last: end.line - 1, lines: [new])
     }
 
     /// The edit that removes a statement alone on its lines (between two blank lines, one of them goes too).

@@ -8,14 +8,17 @@ import SwiftSyntax
 /// assertions) in the same order, then the assertions after the wait; the expectation's
 /// lines go. ``ExpectationPaths`` checks that every path through the handler ends the test
 /// as before; with assertions after the wait, the handler may not `return` (that `return`
-/// would now skip them).
+/// would now skip them). A helper that waits, called by tests, is converted with its callers
+/// (``WaitingHelper``) or left alone.
 struct ExpectationTestRule: CallRule {
     static let summary =
         "A synchronous test method that creates an expectation, fulfils it where the handler ends and waits for it "
         + "right after the call, followed only by assertions, becomes `async throws` and awaits the call; an "
         + "inverted expectation, an "
         + "expected fulfilment count, a path that neither fulfils nor fails (each `#if` clause is a path), a wait "
-        + "for several, an `override` or a helper that other code calls leave it alone."
+        + "for several or an `override` leave it alone. A helper that waits (ending with `return value` after the "
+        + "wait) becomes `async throws` together with every call of it, each in a test method of its file that "
+        + "becomes `async throws` (in an assertion, hoisted before it when the order is kept), or none."
 
     func decide(_ rewrite: CallRewrite, in context: RuleContext) -> CallStep {
         var rewrite = rewrite
@@ -47,8 +50,13 @@ struct ExpectationTestRule: CallRule {
         }
         let wait = items[position + 1]
         if let waited, waited != [name] { return several(waited) }
+        // `waitForExpectations` waits for every expectation the method made.
+        let made = items.compactMap { Self.expectationName($0) }
+        if waited == nil, made.count > 1 { return several(made) }
         let checks = Array(items[(position + 2)...])
-        if let other = checks.first(where: { !Self.isAssertion($0) }) {
+        // A helper's `return value` last: it ran after the handler, as the assertions.
+        let returned = checks.last.map { $0.item.as(ReturnStmtSyntax.self)?.expression != nil } ?? false
+        if let other = checks.dropLast(returned ? 1 : 0).first(where: { !Self.isAssertion($0) }) {
             let line = other.trimmedDescription.prefix { $0 != "\n" }
             return leave("after the wait for `\(name)`, `\(line)` is not an assertion (`XCTAssert…`, `XCTFail`)")
         }
@@ -56,10 +64,13 @@ struct ExpectationTestRule: CallRule {
             return leave(
                 "`\(function.name.text)` overrides a method XCTest calls: its signature cannot become `async throws`")
         }
+        var helper: WaitingHelper?
         if context.callSites.isCalled(function.name.text) {
-            return leave(
-                "`\(function.name.text)` is called by other code, not only by XCTest: made async, its callers would have to await it"
-            )
+            switch WaitingHelper.callers(of: function, file: rewrite.file, in: context) {
+            case .success(let callers): helper = callers
+            case .failure(let reason):
+                return leave("`\(function.name.text)` waits and is called by tests: \(reason.detail)")
+            }
         }
         guard
             let handler = rewrite.call.trailingClosure
@@ -68,13 +79,21 @@ struct ExpectationTestRule: CallRule {
         var paths = ExpectationPaths(name: name, handler: handler)
         if let reason = paths.check() { return leave(reason) }
         if !checks.isEmpty, Self.returns(in: handler) {
-            return leave("a `return` in the handler would now skip the assertions after the wait for `\(name)`")
+            return leave("a `return` in the handler would now skip the statements after the wait for `\(name)`")
         }
         if members.filter({ $0 == "fulfill" }).count != paths.fulfills.count {
             return leave("`\(name)` is fulfilled outside the handler")
         }
         rewrite.expectation = ExpectationTest(
-            function: function, declaration: declaration, fulfills: paths.fulfills, wait: wait, checks: checks)
+            function: function, declaration: declaration, fulfills: paths.fulfills, wait: wait, checks: checks,
+            helper: helper)
+        if let helper {
+            let callers = helper.functions.map { "`\($0.name.text)`" }.joined(separator: ", ")
+            let calls = helper.calls.count == 1 ? "its call awaits it" : "its \(helper.calls.count) calls await it"
+            rewrite.notes.append(
+                "`\(function.name.text)` waited for this call: it is now `async throws`, and \(calls) "
+                    + "(in \(callers), made `async throws`)")
+        }
         rewrite.context?.isAsync = true
         return .proceed(rewrite)
     }
@@ -148,6 +167,8 @@ struct ExpectationTest {
     /// The assertions after the wait (the method's last statements), which ran after the
     /// handler and run after the awaited call's code.
     var checks: [CodeBlockItemSyntax] = []
+    /// For a helper that tests call, those calls, which await it.
+    var helper: WaitingHelper?
 
     /// Whether `item` goes with the call (the wait) or ran after the handler (the checks).
     func follows(_ item: CodeBlockItemSyntax) -> Bool {

@@ -38,7 +38,8 @@ struct StatementOrderRule: CallRule {
             node = parent
         }
         // A function that returns a value ends with `return`; a one-expression body returns the call's result.
-        if let function = callContext.body.as(FunctionDeclSyntax.self),
+        // (A helper that waits returns after the wait: ``ExpectationTestRule``.)
+        if rewrite.expectation == nil, let function = callContext.body.as(FunctionDeclSyntax.self),
             let type = function.signature.returnClause?.type,
             !TypeText.isVoid(type)
         {
