@@ -188,6 +188,37 @@ struct CallSiteRuleTests {
         #expect(result.convertedCount == 2)
     }
 
+    /// The success code's bound value unread (a warning in the original too) is not kept as
+    /// an unread `let`, which would warn in the rewritten code: it is discarded.
+    @Test("A value the success code never reads: `_ = try await`")
+    func unreadValue() throws {
+        let program = """
+            func run(api: FakeAPI, trace: Trace) async {
+                api.load(id: 1) { result in
+                    switch result {
+                    case .success(let value):
+                        trace.log("loaded")
+                    case .failure(let error):
+                        trace.failed(error)
+                    }
+                }
+            }
+
+            func read(api: FakeAPI, trace: Trace) async {
+                api.load(id: 2) { result in
+                    switch result {
+                    case .success(let value): trace.log("\\(value)")
+                    case .failure(let error): trace.failed(error)
+                    }
+                }
+            }
+            """
+        let (text, result) = try CallSiteFixtures.rewrite(program)
+        #expect(text.contains("        _ = try await api.load(id: 1)\n        trace.log(\"loaded\")\n"))
+        #expect(text.contains("        let value = try await api.load(id: 2)\n"))
+        #expect(result.convertedCount == 2)
+    }
+
     @Test("A file with syntax errors is not edited")
     func syntaxErrors() throws {
         let example = try #require(CallRuleCatalog.examples.first { $0.rule == "ResultHandlerRule" }?.example)

@@ -139,6 +139,14 @@ struct CallSiteWriter {
         return (start.line - 1)...(end.line - 1)
     }
 
+    /// Whether `name` appears as an identifier in `items` (a read, a shorthand `if let`, an
+    /// interpolation).
+    static func reads(_ name: String, in items: [CodeBlockItemSyntax]) -> Bool {
+        items.contains { item in
+            item.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .identifier(name) }
+        }
+    }
+
     func edit(_ rewrite: CallRewrite) -> LineEdit? {
         if let stream = rewrite.stream { return edit(rewrite, stream: stream) }
         guard let statement = rewrite.statement, let branches = rewrite.branches, let entry = rewrite.entry else {
@@ -153,7 +161,8 @@ struct CallSiteWriter {
 
         let call = callText(rewrite, entry: entry)
         let awaited: String
-        if let value = branches.valueName {
+        // A value the success code never reads is discarded (`let value` unread is a warning).
+        if let value = branches.valueName, Self.reads(value, in: branches.success) {
             awaited = "let \(value) = try await \(call)"
         } else if entry.shape.valueText == nil {
             awaited = "try await \(call)"
