@@ -124,6 +124,23 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
         return nil
     }
 
+    /// `function` with a note when its shim's task calls the handler on the main actor where it
+    /// ran on an awaited API's callback queue before: no awaited handler is `@MainActor` or
+    /// delivered on the main queue, and no call of the handler hops there. Swift 6 refuses a
+    /// handler that is not `@Sendable` called from another queue, but a Swift 5 mode module
+    /// accepts it, and its code may rely on that queue.
+    static func notingMainActorDelivery(_ function: FunctionRewrite) -> FunctionRewrite {
+        guard function.taskIsolation == "`@MainActor`", !function.deliversOnMain,
+            let api = function.awaited.first(where: {
+                !$0.deliversOnMain && !$0.parameters[$0.handler].type.trimmedDescription.contains("@MainActor")
+            })
+        else { return function }
+        var function = function
+        function.notes.append(
+            "the handler now runs on the main actor (before: the callback queue of `\(api.displayName)`)")
+        return function
+    }
+
     /// Why a shim's task cannot deliver where the function did: the handler was called on the
     /// main queue, and the task runs on an actor other than the main actor.
     static func checkTaskDelivery(_ function: FunctionRewrite) -> FunctionLeave? {
