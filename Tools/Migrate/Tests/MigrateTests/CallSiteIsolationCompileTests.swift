@@ -57,6 +57,8 @@ struct CallSiteIsolationCompileTests {
         let programs = try Self.programs()
         #expect(!programs.isEmpty)
         #expect(programs.contains { $0.settings.count == 2 })
+        // A shim on a plain actor's executor, not only on the main actor.
+        #expect(programs.contains { $0.text.contains("\nactor ") })
         for program in programs {
             for flags in program.settings {
                 let result = try Self.compile(program.text, flags: flags)

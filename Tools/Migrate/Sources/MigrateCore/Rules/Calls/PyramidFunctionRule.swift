@@ -197,6 +197,32 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
         return "a `defer` ran when the function returned; in the async version it would run after the awaits"
     }
 
+    /// A plain actor whose `show(trace:)` calls `title(id:completion:)`, and the members
+    /// `title` declares (written without indentation, after a blank line).
+    private static func store(_ title: String) -> String {
+        """
+        func run(api: FakeAPI, trace: Trace) async {
+            await Store(api: api).show(trace: trace)
+        }
+
+        actor Store {
+            let api: FakeAPI
+
+            init(api: FakeAPI) {
+                self.api = api
+            }
+
+            func show(trace: Trace) {
+                title(id: 1) { result in
+                    trace.delivered("\\(result)")
+                }
+            }
+
+        """
+            + title.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "    " + $0 }
+            .joined(separator: "\n") + "\n}"
+    }
+
     /// A function with no isolation attribute whose handler is not `@Sendable`, and its caller:
     /// "no actor" in a nonisolated module, the main actor where that is the default.
     private static let unannotatedTitle = """
@@ -688,6 +714,45 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
                 }
                 """,
             after: .leftAlone(.completionEscapes, "the shim's task runs on the actor `Titles`")),
+        CallExample(
+            "an actor's method, handler not @Sendable: a task on the actor",
+            before: store(
+                """
+
+                func title(id: Int, completion: @escaping (Result<String, any Error>) -> Void) {
+                    api.lookup(id: id) { result in
+                        switch result {
+                        case .success(let text):
+                            completion(.success(text.uppercased()))
+                        case .failure(let error):
+                            completion(.failure(error))
+                        }
+                    }
+                }
+                """),
+            after: .rewritten(
+                store(
+                    """
+
+                    func title(id: Int) async throws -> String {
+                        let text = try await api.lookup(id: id)
+                        return text.uppercased()
+                    }
+
+                    /// Completion-handler form of `title(id:)`, for callers not migrated yet.
+                    @available(*, renamed: "title(id:)")
+                    func title(id: Int, completion: @escaping (Result<String, any Error>) -> Void) {
+                        Task {
+                            do {
+                                let value = try await self.title(id: id)
+                                completion(.success(value))
+                            } catch {
+                                completion(.failure(error))
+                            }
+                        }
+                    }
+                    """)),
+            notes: ["a task isolated to the actor `Store`"]),
         CallExample(
             "a handler that is not @Sendable, in a function with no actor: left alone",
             before: unannotatedTitle,
