@@ -146,6 +146,24 @@ extension FakeAPI {
         }
     }
 
+    /// Async form of `lookup(id:completion:)`.
+    ///
+    /// Looks a text up in memory: a handler that is not `@Sendable` (as a library of Swift 5
+    /// mode declares it), called before `lookup` returns, on the caller's thread. `.dropped`
+    /// releases it; `.error` fails; the other outcomes deliver the value "v" once.
+    ///
+    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
+    /// dropped.
+    ///
+    /// - Returns: The value the handler receives.
+    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
+    ///   `AbandonedPromiseError` when the handler is released without being called.
+    public nonisolated(nonsending) func lookup(id: Int) async throws -> String {
+        try await withPromise(of: String.self) { promise in
+            lookup(id: id, completion: promise.resolve)
+        }
+    }
+
     /// Async form of `measure(_:completion:)`.
     ///
     /// Measures a text: a handler with a value and no error (`.error` delivers a value all the same).

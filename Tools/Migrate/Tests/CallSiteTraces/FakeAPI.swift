@@ -220,6 +220,29 @@ public final class FakeAPI: @unchecked Sendable {
         }
     }
 
+    /// Looks a text up in memory: a handler that is not `@Sendable` (as a library of Swift 5
+    /// mode declares it), called before `lookup` returns, on the caller's thread. `.dropped`
+    /// releases it; `.error` fails; the other outcomes deliver the value "v" once.
+    public func lookup(id: Int, completion: @escaping (Result<String, any Error>) -> Void) {
+        trace.log("api: lookup(\(id)) called")
+        let waiting = lock.withLock {
+            calls += 1
+            defer { waiters = [] }
+            return waiters
+        }
+        for waiter in waiting { waiter.resume() }
+        switch outcome {
+        case .error:
+            trace.log("api: lookup(\(id)) fails")
+            completion(.failure(FakeError()))
+        case .dropped:
+            trace.log("api: lookup(\(id)) releases its handler")
+        case .value, .neither, .twice, .held:
+            trace.log("api: lookup(\(id)) delivers")
+            completion(.success("v"))
+        }
+    }
+
     /// Measures a text: a handler with a value and no error (`.error` delivers a value all the same).
     public func measure(_ text: String, completion: @escaping @Sendable (Int) -> Void) {
         start("measure(\(text))", task: nil, canFail: false) { value in completion(value?.count ?? 0) }

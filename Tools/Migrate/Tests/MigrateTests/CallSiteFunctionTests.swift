@@ -36,6 +36,41 @@ struct CallSiteFunctionTests {
         #expect(result.report().contains("left alone  Program.swift:"))
     }
 
+    /// A `@MainActor` function whose handler (not `@Sendable`) ran on the API's callback queue,
+    /// as a Swift 5 mode module allows: the shim's main-actor task moves it, and the report says
+    /// so; a handler delivered on the main actor (`show(id:)`) gets no such note.
+    @Test("A main-actor shim whose handler ran on the API's callback queue: noted")
+    func mainActorShimMovesTheHandler() throws {
+        let function = """
+            @MainActor func loadTitle(api: FakeAPI, id: Int, completion: @escaping (String?, (any Error)?) -> Void) {
+                api.fetch(id: id) { text, error in
+                    completion(text, error)
+                }
+            }
+            """
+        let moved =
+            "the handler now runs on the main actor (before: the callback queue of `FakeAPI.fetch(id:completion:)`)"
+        let (_, result) = try CallSiteFixtures.rewrite(function)
+        guard case .converted(let notes) = result.functions.first?.outcome else {
+            Issue.record("not converted: \(result.functions)")
+            return
+        }
+        #expect(notes.contains(moved), "\(notes)")
+        let (_, onMain) = try CallSiteFixtures.rewrite(
+            """
+            @MainActor func showTitle(api: FakeAPI, id: Int, completion: @escaping (Result<String, any Error>) -> Void) {
+                api.show(id: id) { result in
+                    completion(result)
+                }
+            }
+            """)
+        guard case .converted(let mainNotes) = onMain.functions.first?.outcome else {
+            Issue.record("not converted: \(onMain.functions)")
+            return
+        }
+        #expect(!mainNotes.contains { $0.contains("now runs on the main actor") }, "\(mainNotes)")
+    }
+
     @Test("Left alone, with the line: an empty body, a handler kept in a variable, a call in a loop")
     func leftAlone() throws {
         let program = """

@@ -7,17 +7,10 @@ import Testing
 /// errors, with and without the settings of a new Xcode 26 app target (main-actor default
 /// isolation, `NonisolatedNonsendingByDefault`, `InferIsolatedConformances`). The data-race
 /// checks run on SIL, so each program is compiled to SIL, not only type-checked. Runs
-/// against the modules of this package's default build (`.build/debug`); skipped without it.
+/// against the modules of the build that runs the tests (``BuiltModules``): skipped without
+/// them, failed without them when `CI` is set.
 @Suite("Call sites: task shims compiled with app settings")
 struct CallSiteIsolationCompileTests {
-    static let build = Paths.package.appendingPathComponent(".build/debug")
-    static let modules = build.appendingPathComponent("Modules")
-    static let atomics = build.appendingPathComponent("FutureBridgeAtomics.build/module.modulemap")
-    static var built: Bool {
-        FileManager.default.fileExists(atPath: modules.appendingPathComponent("CallSiteTraces.swiftmodule").path)
-            && FileManager.default.fileExists(atPath: atomics.path)
-    }
-
     static let settings: [[String]] = [
         [],
         ["-default-isolation", "MainActor"],
@@ -49,33 +42,23 @@ struct CallSiteIsolationCompileTests {
 
     /// The compiler's exit status and diagnostics for `text`, compiled to SIL with `flags`.
     static func compile(_ text: String, flags: [String]) throws -> (status: Int32, output: String) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("task-shim-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("Program.swift")
-        try ("import CallSiteTraces\nimport Dispatch\nimport FutureBridge\n\n" + text).write(
-            to: file, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            [
-                "swiftc", "-swift-version", "6", "-warnings-as-errors", "-parse-as-library", "-emit-sil", "-o",
-                "/dev/null", "-I", modules.path, "-Xcc", "-fmodule-map-file=\(atomics.path)",
-            ] + flags + [file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        try BuiltModules.withDirectory { directory in
+            let file = directory.appendingPathComponent("Program.swift")
+            try ("import CallSiteTraces\nimport Dispatch\nimport FutureBridge\n\n" + text).write(
+                to: file, atomically: true, encoding: .utf8)
+            return try BuiltModules.swiftc(["-emit-sil", "-o", "/dev/null"] + flags + [file.path])
+        }
     }
 
-    @Test("Each task shim compiles in Swift 6 mode, with and without the Xcode 26 app settings", .enabled(if: built))
+    @Test(
+        "Each task shim compiles in Swift 6 mode, with and without the Xcode 26 app settings",
+        .enabled(if: BuiltModules.enabled))
     func compiles() throws {
         let programs = try Self.programs()
         #expect(!programs.isEmpty)
         #expect(programs.contains { $0.settings.count == 2 })
+        // A shim on a plain actor's executor, not only on the main actor.
+        #expect(programs.contains { $0.text.contains("\nactor ") })
         for program in programs {
             for flags in program.settings {
                 let result = try Self.compile(program.text, flags: flags)
@@ -86,7 +69,7 @@ struct CallSiteIsolationCompileTests {
 
     /// The check can fail: the same shim in a detached task (which does not inherit the
     /// isolation) sends the handler out of it, and the compiler says so.
-    @Test("A detached task in the shim does not compile", .enabled(if: built))
+    @Test("A detached task in the shim does not compile", .enabled(if: BuiltModules.enabled))
     func detachedFails() throws {
         let program = try #require(try Self.programs().first)
         let detached = program.text.replacingOccurrences(of: "Task {", with: "Task.detached {")
@@ -98,7 +81,9 @@ struct CallSiteIsolationCompileTests {
     /// The check can fail for the default isolation too: the shim the tool writes for a
     /// function of a module isolated to the main actor by default (a task, no attribute)
     /// sends the handler out of a nonisolated function when compiled without that default.
-    @Test("A main-actor-by-default shim compiled without the default does not compile", .enabled(if: built))
+    @Test(
+        "A main-actor-by-default shim compiled without the default does not compile", .enabled(if: BuiltModules.enabled)
+    )
     func defaultIsolationMatters() throws {
         let program = try #require(try Self.programs().first { $0.settings.count == 2 })
         let result = try Self.compile(program.text, flags: [])

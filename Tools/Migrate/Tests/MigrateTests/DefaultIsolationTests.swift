@@ -91,7 +91,7 @@ struct DefaultIsolationTests {
 
     @Test(
         "The forms written into a main-actor-by-default module compile there",
-        .enabled(if: CallSiteIsolationCompileTests.built))
+        .enabled(if: BuiltModules.enabled))
     func formsCompile() throws {
         let (text, result) = Self.program(options: .mainActorDefault)
         #expect(result.files.count == 1)
@@ -116,7 +116,7 @@ struct DefaultIsolationTests {
     /// not compile in it (a `nonisolated(nonsending)` form calls a main-actor method).
     @Test(
         "Forms written without the option do not compile in the module",
-        .enabled(if: CallSiteIsolationCompileTests.built))
+        .enabled(if: BuiltModules.enabled))
     func formsWithoutTheOptionFail() throws {
         let (text, _) = Self.program(options: MigrationOptions())
         let compiled = try CallSiteIsolationCompileTests.compile(text, flags: Self.settings[0])
@@ -164,7 +164,7 @@ struct DefaultIsolationTests {
     /// `Free` functions be called synchronously and refuses each `Main` one.
     @Test(
         "What the default leaves nonisolated: the tool reads it as the compiler does",
-        .enabled(if: CallSiteIsolationCompileTests.built))
+        .enabled(if: BuiltModules.enabled))
     func placementsMatchTheCompiler() throws {
         let result = Migrator(options: .mainActorDefault).migrate([
             SourceInput(path: "Module.swift", text: Self.placements)

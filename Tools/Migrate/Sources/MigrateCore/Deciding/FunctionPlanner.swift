@@ -70,7 +70,7 @@ struct FunctionPlanner {
                         Array(rewrite.decl.body?.statements ?? []), indent: "", tail: true, atEnd: true, bound: [])
                     outcome =
                         (CompletionHopRule.check(walk.function) ?? PyramidFunctionRule.checkTaskDelivery(walk.function))
-                        .map { .failure($0) } ?? .success(walk.function)
+                        .map { .failure($0) } ?? .success(PyramidFunctionRule.notingMainActorDelivery(walk.function))
                 } catch {
                     outcome = .failure(error)
                 }

@@ -54,9 +54,15 @@ struct CallSites {
     /// written as a trailing closure (`refresh(credential, for: session) { … }` for
     /// `refresh(_:for:completion:)`).
     func isCalled(_ name: String, labels: [String?]) -> Bool {
-        calls[name]?.contains { call in
+        !calls(name, labels: labels).isEmpty
+    }
+
+    /// The calls of `name` with these labels (the last argument possibly a trailing closure),
+    /// on any receiver.
+    func calls(_ name: String, labels: [String?]) -> [Call] {
+        (calls[name] ?? []).filter { call in
             call.labels == labels || (call.hasTrailingClosure && call.labels == labels.dropLast() + [nil])
-        } ?? false
+        }
     }
 
     /// Whether `node` runs in an async context: the nearest enclosing function, accessor or

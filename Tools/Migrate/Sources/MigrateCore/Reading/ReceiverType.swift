@@ -38,6 +38,37 @@ enum ReceiverType {
         return type(of: base, at: call).map(Resolution.type) ?? .unknown
     }
 
+    /// The protocols the declarations around `node` constrain the generic parameter `name`
+    /// to (`<A: Authenticator>`, `where A: Authenticator & Sendable`), by their last components.
+    static func constraints(of name: String, at node: some SyntaxProtocol) -> [String] {
+        var found: [String] = []
+        func add(_ type: TypeSyntax) {
+            found += type.trimmedDescription.split(separator: "&").map {
+                SourceIndex.lastComponent(String($0.filter { !$0.isWhitespace }))
+            }
+        }
+        var current = node.parent
+        while let syntax = current {
+            if let generics = syntax.asProtocol(WithGenericParametersSyntax.self)?.genericParameterClause {
+                for parameter in generics.parameters where parameter.name.text == name {
+                    if let inherited = parameter.inheritedType { add(inherited) }
+                }
+            }
+            for child in syntax.children(viewMode: .sourceAccurate) {
+                guard let clause = child.as(GenericWhereClauseSyntax.self) else { continue }
+                for requirement in clause.requirements {
+                    if case .conformanceRequirement(let conformance) = requirement.requirement,
+                        conformance.leftType.trimmedDescription == name
+                    {
+                        add(conformance.rightType)
+                    }
+                }
+            }
+            current = syntax.parent
+        }
+        return found
+    }
+
     /// The type of `expression` as the declarations around `node` spell it.
     private static func type(of expression: ExprSyntax, at node: some SyntaxProtocol) -> String? {
         if expression.is(SuperExprSyntax.self) { return nil }

@@ -1,3 +1,5 @@
+import SwiftSyntax
+
 /// A function the library calls, not its users: a delegate method, or a requirement (or an
 /// implementation of one) of a hook protocol. Its handler is for the conforming type to call.
 struct HookRule: Rule {
@@ -13,13 +15,17 @@ struct HookRule: Rule {
             return "requirement of `\(hook)`"
         }
         // A requirement users implement for the library to call: no type of the sources
-        // conforms to the protocol, and the sources call the requirement with a handler of
-        // their own. A form would be called by nobody.
+        // conforms to the protocol, and the sources call the requirement on a value of the
+        // protocol's type (or of a generic type constrained to it). A form would be called by
+        // nobody. A call of the same selector on another type says nothing of the protocol.
         if site.context.owner?.kind == .protocol, let owner = site.context.ownerName,
-            index.conformingTypes(to: owner).isEmpty, context.callSites.isCalled(site.name, labels: site.labels)
+            index.conformingTypes(to: owner).isEmpty,
+            let receiver = context.callSites.calls(site.name, labels: site.labels).lazy.compactMap({
+                Self.receiver(of: $0.node, reaching: owner, in: index)
+            }).first
         {
             return "requirement of `\(SourceIndex.lastComponent(owner))`, which users implement: no type of the "
-                + "module conforms to it, and the module calls `\(site.selectorText)` with its own handler"
+                + "module conforms to it, and the module calls `\(site.selectorText)` on \(receiver)"
         }
         let conformsToDelegate = index.selfAndSupertypes(site.context.ownerName).dropFirst().contains {
             SourceIndex.hookSuffixes.contains(where: SourceIndex.lastComponent($0).hasSuffix)
@@ -32,6 +38,28 @@ struct HookRule: Rule {
                 })
         {
             return "delegate method: `\(site.name)(_:)` receives the `\(typeName)` that calls it"
+        }
+        return nil
+    }
+
+    /// How the report names the receiver of `call` when its type is the protocol `owner`, a
+    /// type that inherits from it, or a generic type constrained to it; nil for any other
+    /// receiver, or one whose type the syntax does not say.
+    private static func receiver(of call: FunctionCallExprSyntax, reaching owner: String, in index: SourceIndex)
+        -> String?
+    {
+        let name = SourceIndex.lastComponent(owner)
+        let type: String
+        switch ReceiverType.of(call) {
+        case .type(let written): type = written
+        case .implicitSelf(let enclosing?): type = enclosing
+        case .implicitSelf(nil), .unknown: return nil
+        }
+        if index.selfAndSupertypes(type).map(SourceIndex.lastComponent).contains(name) {
+            return "a value of type `\(type)`"
+        }
+        if ReceiverType.constraints(of: type, at: call).contains(name) {
+            return "a value of type `\(type)`, a generic parameter constrained to it"
         }
         return nil
     }
@@ -65,7 +93,25 @@ struct HookRule: Rule {
             after: .skipped(
                 .hook,
                 "requirement of `Authenticator`, which users implement: no type of the module conforms to it, and "
-                    + "the module calls `refresh(_:for:completion:)` with its own handler")),
+                    + "the module calls `refresh(_:for:completion:)` on a value of type `A`, a generic parameter "
+                    + "constrained to it")),
+        RuleExample(
+            "the same selector called on an unrelated type says nothing of the protocol: its requirement gets a form",
+            before: """
+                public protocol Storage: Sendable {
+                    func save(_ data: String, completion: @escaping @Sendable (Result<Int, any Error>) -> Void)
+                }
+                public final class Uploader: Sendable {
+                    public init() {}
+                    public func save(_ data: String, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {}
+                }
+                public func upload() {
+                    let uploader = Uploader()
+                    uploader.save("data") { _ in }
+                }
+                """,
+            function: "Storage.save(_:completion:)",
+            after: .generated(["func save(_ data: String) async throws -> Int"])),
         RuleExample(
             "the same requirement with a conforming type in the module: users may call it, so it gets a form",
             before: authenticator(

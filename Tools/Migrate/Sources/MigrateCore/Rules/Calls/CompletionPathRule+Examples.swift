@@ -65,6 +65,30 @@ extension CompletionPathRule {
                 """,
             after: .leftAlone(.completionNeverCalled, "`return` before calling `completion`")),
         CallExample(
+            "a `return` after a call of the completion in an `if` only: the other path never calls it, left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    loadLong(api: api) { result in
+                        trace.delivered("loaded \\(result)")
+                    }
+                }
+
+                func loadLong(api: FakeAPI, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+                    api.load(id: 1) { result in
+                        switch result {
+                        case .success(let text):
+                            if text.count > 1 {
+                                completion(.success(text.count))
+                            }
+                            return
+                        case .failure(let error):
+                            completion(.failure(error))
+                        }
+                    }
+                }
+                """,
+            after: .leftAlone(.completionNeverCalled, "`return` before calling `completion`")),
+        CallExample(
             "a path that calls the completion twice: left alone",
             before: """
                 func run(api: FakeAPI, trace: Trace) {

@@ -9,8 +9,9 @@ struct CompletionPathRule: DocumentedFunctionRule {
     static let summary =
         "Each path of the function reaches its completion handler once, as its last action, directly or in the "
         + "handler of a call that has an async counterpart (itself last): the calls become awaits, the handler's "
-        + "calls `return` or `throw`. A path that never calls it (a `return` in a handler before any call of it, "
-        + "`guard let self else { return }` included), calls it twice, runs code after it, or passes `(nil, nil)` "
+        + "calls `return` or `throw`. A path that never calls it (a `return` in a handler with no call of it before "
+        + "it in its block, a call inside an `if`, `switch` or loop not counted; `guard let self else { return }` "
+        + "included), calls it twice, runs code after it, or passes `(nil, nil)` "
         + "is reported with its line and the function left alone."
 
     /// What the walk needs: the file's text, the counterparts, and the call rules.
@@ -290,16 +291,25 @@ struct CompletionPathRule: DocumentedFunctionRule {
         /// A `return` in a handler (outside the closures in it) with no call of the completion
         /// before it in its block: a path that never calls the completion, whichever rule would
         /// drop the statement around it (`guard let self else { return }`, `guard let value else
-        /// { return }`).
+        /// { return }`). A call inside a branch or a loop before it (`if ok { completion(…) }`)
+        /// is not on every path to the `return`: it does not count.
         private func screen(_ handler: ClosureExprSyntax) throws(FunctionLeave) {
             for exit in ReturnFinder.all(in: handler.statements) {
                 guard let item = exit.parent?.as(CodeBlockItemSyntax.self),
                     let block = item.parent?.as(CodeBlockItemListSyntax.self)
                 else { continue }
-                if !uses(Array(block.prefix { $0.id != item.id }) + [item]) {
+                let before = block.prefix { $0.id != item.id }.filter { !Self.branches($0) }
+                if !uses(Array(before) + [item]) {
                     throw fail(.completionNeverCalled, exit, "`return` before calling `\(function.completion)`")
                 }
             }
+        }
+
+        /// `if`, `switch` and loops: statements whose code may not run on every path.
+        private static func branches(_ item: CodeBlockItemSyntax) -> Bool {
+            let node = item.item.as(ExpressionStmtSyntax.self).map { Syntax($0.expression) } ?? Syntax(item.item)
+            return node.is(IfExprSyntax.self) || node.is(SwitchExprSyntax.self) || node.is(ForStmtSyntax.self)
+                || node.is(WhileStmtSyntax.self) || node.is(RepeatStmtSyntax.self)
         }
 
         /// `completion(nil, nil)` anywhere in the function, for a `(T?, Error?)` handler: the async

@@ -25,7 +25,7 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
         else { return nil }
         // A function the generator plans no form for (a hook, a multi-shot handler, a closure
         // that is not a completion) or that has an async counterpart is not a candidate.
-        guard let entry, entry.kind == .generated || (entry.kind == .stream && entry.siblingIsCaller) else {
+        guard let entry, entry.kind == .generated || (entry.kind != .scoped && entry.siblingIsCaller) else {
             return nil
         }
         func leave(_ detail: String) -> Result<FunctionRewrite, FunctionLeave> {
@@ -124,6 +124,23 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
         return nil
     }
 
+    /// `function` with a note when its shim's task calls the handler on the main actor where it
+    /// ran on an awaited API's callback queue before: no awaited handler is `@MainActor` or
+    /// delivered on the main queue, and no call of the handler hops there. Swift 6 refuses a
+    /// handler that is not `@Sendable` called from another queue, but a Swift 5 mode module
+    /// accepts it, and its code may rely on that queue.
+    static func notingMainActorDelivery(_ function: FunctionRewrite) -> FunctionRewrite {
+        guard function.taskIsolation == "`@MainActor`", !function.deliversOnMain,
+            let api = function.awaited.first(where: {
+                !$0.deliversOnMain && !$0.parameters[$0.handler].type.trimmedDescription.contains("@MainActor")
+            })
+        else { return function }
+        var function = function
+        function.notes.append(
+            "the handler now runs on the main actor (before: the callback queue of `\(api.displayName)`)")
+        return function
+    }
+
     /// Why a shim's task cannot deliver where the function did: the handler was called on the
     /// main queue, and the task runs on an actor other than the main actor.
     static func checkTaskDelivery(_ function: FunctionRewrite) -> FunctionLeave? {
@@ -178,6 +195,32 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
             body.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.defer) })
         else { return nil }
         return "a `defer` ran when the function returned; in the async version it would run after the awaits"
+    }
+
+    /// A plain actor whose `show(trace:)` calls `title(id:completion:)`, and the members
+    /// `title` declares (written without indentation, after a blank line).
+    private static func store(_ title: String) -> String {
+        """
+        func run(api: FakeAPI, trace: Trace) async {
+            await Store(api: api).show(trace: trace)
+        }
+
+        actor Store {
+            let api: FakeAPI
+
+            init(api: FakeAPI) {
+                self.api = api
+            }
+
+            func show(trace: Trace) {
+                title(id: 1) { result in
+                    trace.delivered("\\(result)")
+                }
+            }
+
+        """
+            + title.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "    " + $0 }
+            .joined(separator: "\n") + "\n}"
     }
 
     /// A function with no isolation attribute whose handler is not `@Sendable`, and its caller:
@@ -671,6 +714,45 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
                 }
                 """,
             after: .leftAlone(.completionEscapes, "the shim's task runs on the actor `Titles`")),
+        CallExample(
+            "an actor's method, handler not @Sendable: a task on the actor",
+            before: store(
+                """
+
+                func title(id: Int, completion: @escaping (Result<String, any Error>) -> Void) {
+                    api.lookup(id: id) { result in
+                        switch result {
+                        case .success(let text):
+                            completion(.success(text.uppercased()))
+                        case .failure(let error):
+                            completion(.failure(error))
+                        }
+                    }
+                }
+                """),
+            after: .rewritten(
+                store(
+                    """
+
+                    func title(id: Int) async throws -> String {
+                        let text = try await api.lookup(id: id)
+                        return text.uppercased()
+                    }
+
+                    /// Completion-handler form of `title(id:)`, for callers not migrated yet.
+                    @available(*, renamed: "title(id:)")
+                    func title(id: Int, completion: @escaping (Result<String, any Error>) -> Void) {
+                        Task {
+                            do {
+                                let value = try await self.title(id: id)
+                                completion(.success(value))
+                            } catch {
+                                completion(.failure(error))
+                            }
+                        }
+                    }
+                    """)),
+            notes: ["a task isolated to the actor `Store`"]),
         CallExample(
             "a handler that is not @Sendable, in a function with no actor: left alone",
             before: unannotatedTitle,
