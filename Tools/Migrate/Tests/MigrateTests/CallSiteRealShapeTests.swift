@@ -182,33 +182,4 @@ struct CallSiteRealShapeTests {
             return
         }
     }
-
-    /// A continuation bridge written by hand in an extension of the API's type, under another
-    /// name: it calls the function once and returns a value, so it is the function's plain
-    /// async counterpart (not a stream whose handler is called many times).
-    @Test("A hand-written continuation bridge under another name is awaited, not taken for a stream")
-    func handWrittenBridge() {
-        let bridge = SourceInput(
-            path: "Client+Bridge.swift",
-            text: """
-                extension Client {
-                    public func userName(id: Int) async throws -> String {
-                        try await withCheckedThrowingContinuation { continuation in
-                            user(id: id) { continuation.resume(with: $0) }
-                        }
-                    }
-                }
-                """)
-        let (text, result) = Self.rewrite(
-            """
-            func show(client: Client) async {
-                client.user(id: 1) { result in
-                    if case .success(let name) = result { print(name) } else { print("no") }
-                }
-            }
-            """, api: [Self.api, bridge])
-        #expect(result.convertedCount == 1, "\(result.entries)")
-        #expect(text.contains("let name = try await client.userName(id: 1)"), "\(text)")
-        #expect(!result.entries.contains { $0.description.contains("many times") }, "\(result.entries)")
-    }
 }

@@ -111,15 +111,6 @@ struct AsyncCounterparts {
                 kind = .scoped
             }
             siblingIsCaller = detail.hasSuffix(" calls it")
-            // A one-shot async function under another name that calls this one (a bridge
-            // written by hand around a continuation) is its plain async counterpart, not a
-            // stream: a call awaits it.
-            if siblingIsCaller,
-                let bridge = bridge(of: site, kept: planner.keptParameters(site, removing: [last]), in: planner.index)
-            {
-                kind = .library(detail)
-                asyncName = bridge
-            }
             if let named = site.namedAsyncForm {
                 let base = String(named.prefix { $0 != "(" })
                 asyncName = base.split(separator: ".").last.map(String.init) ?? base
@@ -142,23 +133,6 @@ struct AsyncCounterparts {
             siblingIsCaller: siblingIsCaller, returnsValue: site.returnType != nil, cancels: cancels)
         if kind == .stream, case .generated = plan { entry.stream = planner.streamHandlers(site) }
         return entry
-    }
-
-    /// The name of an async function of `site`'s type (or its supertypes), under another
-    /// name, that returns a value, not a stream, calls `site`'s function, and takes the
-    /// parameters the function's async form keeps, with their labels
-    /// (`value(id:) async throws -> Int` around `load(id:completion:)`).
-    private static func bridge(of site: FunctionSite, kept: [Int], in index: SourceIndex) -> String? {
-        let labels = kept.map { site.parameters[$0].label }
-        for owner in index.selfAndSupertypes(site.context.ownerName) {
-            for entry in index.entries(owner: owner)
-            where entry.isAsync && !index.returnsAsyncSequence(entry) && entry.name != site.name
-                && entry.isStatic == site.isStatic && entry.calls.contains(site.name) && entry.labels == labels
-            {
-                return entry.name
-            }
-        }
-        return nil
     }
 
     /// Marks the function `owner.name` with these parameters converted: its counterpart is

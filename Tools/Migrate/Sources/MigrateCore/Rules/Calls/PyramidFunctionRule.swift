@@ -25,7 +25,7 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
         else { return nil }
         // A function the generator plans no form for (a hook, a multi-shot handler, a closure
         // that is not a completion) or that has an async counterpart is not a candidate.
-        guard let entry, entry.kind == .generated || (entry.kind != .scoped && entry.siblingIsCaller) else {
+        guard let entry, entry.kind == .generated || (entry.kind == .stream && entry.siblingIsCaller) else {
             return nil
         }
         func leave(_ detail: String) -> Result<FunctionRewrite, FunctionLeave> {
