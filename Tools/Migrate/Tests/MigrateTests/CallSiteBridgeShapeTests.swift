@@ -109,6 +109,24 @@ struct CallSiteBridgeShapeTests {
                 }
                 """, .keptHandle, "`onCancel` does more than `task?.cancel()`"
             ),
+            (
+                """
+                func text(client: Client) async -> String? {
+                    try? await withCheckedThrowingContinuation { continuation in
+                        client.load(id: 1) { result in continuation.resume(with: result) }
+                    }
+                }
+                """, .continuation, "awaited under `try?`"
+            ),
+            (
+                """
+                func text(client: Client) async throws -> String {
+                    try! await withCheckedThrowingContinuation { continuation in
+                        client.load(id: 1) { result in continuation.resume(with: result) }
+                    }
+                }
+                """, .continuation, "awaited under `try!`"
+            ),
         ]
         for (program, reason, detail) in programs {
             let (text, outcome) = Self.outcome(program)
@@ -120,5 +138,47 @@ struct CallSiteBridgeShapeTests {
             #expect(actual == reason, "\(actualDetail)")
             #expect(actualDetail.contains(detail), "\(actualDetail)")
         }
+    }
+
+    /// The API's own async function does not cancel the handle: a bridge whose `onCancel`
+    /// stopped the operation would no longer stop it once the call is awaited.
+    @Test("A bridge over an API whose async function does not cancel the handle: left alone")
+    func counterpartThatDoesNotCancel() {
+        let api = SourceInput(
+            path: "Store.swift",
+            text: """
+                public final class StoreTask: Sendable {
+                    public func cancel() {}
+                }
+
+                public final class Store: Sendable {
+                    @discardableResult
+                    public func fetch(id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void)
+                        -> StoreTask
+                    { StoreTask() }
+
+                    public func fetch(id: Int) async throws -> String { "" }
+                }
+                """)
+        let program = """
+            func text(store: Store) async throws -> String {
+                nonisolated(unsafe) var task: StoreTask?
+                return try await withTaskCancellationHandler {
+                    try await withCheckedThrowingContinuation { continuation in
+                        task = store.fetch(id: 1) { result in continuation.resume(with: result) }
+                    }
+                } onCancel: {
+                    task?.cancel()
+                }
+            }
+            """
+        let result = CallMigrator().migrate([SourceInput(path: "Bridge.swift", text: program)], context: [api])
+        #expect(result.files.first?.text == nil)
+        guard case .leftAlone(let reason, let detail) = result.entries.first?.outcome else {
+            Issue.record("not left alone: \(String(describing: result.entries.first?.outcome))")
+            return
+        }
+        #expect(reason == .keptHandle, "\(detail)")
+        #expect(detail.contains("does not cancel the operation"), "\(detail)")
     }
 }

@@ -55,9 +55,12 @@ enum CancelledHandleBridge {
         var expression = ExprSyntax(bridge)
         while let parent = expression.parent,
             let outer = parent.as(AwaitExprSyntax.self).map(ExprSyntax.init)
-                ?? parent.as(TryExprSyntax.self).map(ExprSyntax.init)
+                ?? parent.as(TryExprSyntax.self).flatMap({ $0.questionOrExclamationMark == nil ? ExprSyntax($0) : nil })
         {
             expression = outer
+        }
+        if let marked = expression.parent?.as(TryExprSyntax.self)?.questionOrExclamationMark {
+            return .failure(Refusal(ResumedContinuation.markedTry(marked.text)))
         }
         guard let (declaration, list) = Self.declaration(of: root, before: expression, path: path) else {
             return .failure(

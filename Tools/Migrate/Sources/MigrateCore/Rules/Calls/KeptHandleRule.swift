@@ -91,6 +91,12 @@ struct KeptHandleRule: CallRule {
                 "the continuation resumes with what a `\(rewrite.entry?.shape.name ?? "?")` handler receives, in a "
                     + "form that is not the awaited call's value and error")
         }
+        if let handle, !entry.cancels {
+            return .leave(
+                .keptHandle,
+                "`onCancel` cancels `\(handle)`, and the awaited counterpart does not cancel the operation: "
+                    + "the task's cancellation would no longer stop it")
+        }
         rewrite.context = CallContext(of: resumed.expression, index: context.index)
         if !resumed.throwing, !Self.mayThrow(resumed.expression, in: rewrite.context) {
             return .leave(

@@ -54,15 +54,25 @@ struct ResumedContinuation {
         var expression = ExprSyntax(wrapper)
         while let parent = expression.parent,
             let outer = parent.as(AwaitExprSyntax.self).map(ExprSyntax.init)
-                ?? parent.as(TryExprSyntax.self).map(ExprSyntax.init)
+                ?? parent.as(TryExprSyntax.self).flatMap({ $0.questionOrExclamationMark == nil ? ExprSyntax($0) : nil })
         {
             expression = outer
+        }
+        if let marked = expression.parent?.as(TryExprSyntax.self)?.questionOrExclamationMark {
+            return .failure(Refusal(ResumedContinuation.markedTry(marked.text)))
         }
         let throwing = wrapper.calledExpression.trimmedDescription.hasSuffix("ThrowingContinuation")
         return .success(ResumedContinuation(form: form, wrapper: wrapper, expression: expression, throwing: throwing))
     }
 
     /// A refusal's detail.
+    /// Why a continuation under `try?` or `try!` stays: the awaited call in its place would
+    /// change what the expression gives back (an optional, a trap).
+    static func markedTry(_ mark: String) -> String {
+        "the continuation is awaited under `try\(mark)`: the awaited call in its place would "
+            + (mark == "?" ? "throw where the expression gave `nil`" : "throw where the expression trapped")
+    }
+
     struct Refusal: Error {
         var detail: String
         init(_ detail: String) { self.detail = detail }
