@@ -111,6 +111,28 @@ struct CallSiteExpectationTests {
         #expect(detail.contains("several expectations (`first`, `second`)"), "\(detail)")
     }
 
+    @Test("`waitForExpectations` with an expectation made another way: left alone")
+    func waitForEveryKind() throws {
+        let (_, result) = try Self.rewrite(
+            """
+            func testLoad(api: FakeAPI, trace: Trace, flag: NSObject) {
+                _ = self.expectation(for: NSPredicate(value: true), evaluatedWith: flag)
+                let done = expectation(description: "load")
+                api.load(id: 1) { result in
+                    trace.log("loaded")
+                    done.fulfill()
+                }
+                waitForExpectations(timeout: 1)
+            }
+            """)
+        #expect(result.files.isEmpty)
+        guard case .leftAlone(.expectation, let detail) = result.entries.last?.outcome else {
+            Issue.record("not left alone: \(result.entries)")
+            return
+        }
+        #expect(detail.contains("makes more than `done`"), "\(detail)")
+    }
+
     @Test("Code after the wait other than assertions: the call is left alone")
     func codeAfterWait() throws {
         let (_, result) = try Self.rewrite(

@@ -53,6 +53,11 @@ struct ExpectationTestRule: CallRule {
         // `waitForExpectations` waits for every expectation the method made.
         let made = items.compactMap { Self.expectationName($0) }
         if waited == nil, made.count > 1 { return several(made) }
+        if waited == nil, let body = function.body, Self.expectationsMade(in: body) > 1 {
+            return leave(
+                "`waitForExpectations` waits for every expectation the method makes, and it makes more than "
+                    + "`\(name)` (`expectation(for:…)`, `keyValueObservingExpectation`, …)")
+        }
         let checks = Array(items[(position + 2)...])
         // A helper's `return value` last: it ran after the handler, as the assertions.
         let returned = checks.last.map { $0.item.as(ReturnStmtSyntax.self)?.expression != nil } ?? false
@@ -96,6 +101,21 @@ struct ExpectationTestRule: CallRule {
         }
         rewrite.context?.isAsync = true
         return .proceed(rewrite)
+    }
+
+    /// How many expectations `node` makes, however it makes them: a call of `expectation…(`,
+    /// `keyValueObservingExpectation(`, `XCTestExpectation(` (unqualified or on `self`).
+    static func expectationsMade(in node: some SyntaxProtocol) -> Int {
+        node.tokens(viewMode: .sourceAccurate).filter { token in
+            guard case .identifier(let text) = token.tokenKind,
+                text.hasPrefix("expectation") || text == "keyValueObservingExpectation" || text == "XCTestExpectation",
+                token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .leftParen
+            else { return false }
+            guard let previous = token.previousToken(viewMode: .sourceAccurate), previous.tokenKind == .period else {
+                return true
+            }
+            return previous.previousToken(viewMode: .sourceAccurate)?.tokenKind == .keyword(.self)
+        }.count
     }
 
     /// `let name = expectation(description: …)` (or `self.expectation`, `XCTestExpectation(description:)`).
