@@ -52,15 +52,10 @@ enum CancelledHandleBridge {
             return .failure(
                 Refusal("`onCancel` does more than `\(path)?.cancel()`: that code has no place in the awaited call"))
         }
-        var expression = ExprSyntax(bridge)
-        while let parent = expression.parent,
-            let outer = parent.as(AwaitExprSyntax.self).map(ExprSyntax.init)
-                ?? parent.as(TryExprSyntax.self).flatMap({ $0.questionOrExclamationMark == nil ? ExprSyntax($0) : nil })
-        {
-            expression = outer
-        }
-        if let marked = expression.parent?.as(TryExprSyntax.self)?.questionOrExclamationMark {
-            return .failure(Refusal(ResumedContinuation.markedTry(marked.text)))
+        let expression: ExprSyntax
+        switch ResumedContinuation.awaited(ExprSyntax(bridge)) {
+        case .success(let awaited): expression = awaited
+        case .failure(let refusal): return .failure(refusal)
         }
         guard let (declaration, list) = Self.declaration(of: root, before: expression, path: path) else {
             return .failure(

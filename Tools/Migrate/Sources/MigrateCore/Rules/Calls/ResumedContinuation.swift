@@ -51,26 +51,35 @@ struct ResumedContinuation {
                         + "(`\(name).resume(with: result)`, `\(name).resume(returning: value)` or a `switch` on the "
                         + "result): that code has no place in the awaited call"))
         }
-        var expression = ExprSyntax(wrapper)
-        while let parent = expression.parent,
-            let outer = parent.as(AwaitExprSyntax.self).map(ExprSyntax.init)
-                ?? parent.as(TryExprSyntax.self).flatMap({ $0.questionOrExclamationMark == nil ? ExprSyntax($0) : nil })
-        {
-            expression = outer
-        }
-        if let marked = expression.parent?.as(TryExprSyntax.self)?.questionOrExclamationMark {
-            return .failure(Refusal(ResumedContinuation.markedTry(marked.text)))
+        let expression: ExprSyntax
+        switch ResumedContinuation.awaited(ExprSyntax(wrapper)) {
+        case .success(let awaited): expression = awaited
+        case .failure(let refusal): return .failure(refusal)
         }
         let throwing = wrapper.calledExpression.trimmedDescription.hasSuffix("ThrowingContinuation")
         return .success(ResumedContinuation(form: form, wrapper: wrapper, expression: expression, throwing: throwing))
     }
 
     /// A refusal's detail.
-    /// Why a continuation under `try?` or `try!` stays: the awaited call in its place would
-    /// change what the expression gives back (an optional, a trap).
-    static func markedTry(_ mark: String) -> String {
-        "the continuation is awaited under `try\(mark)`: the awaited call in its place would "
-            + (mark == "?" ? "throw where the expression gave `nil`" : "throw where the expression trapped")
+    /// `node` with the plain `await` and `try` around it: what the awaited call replaces. A
+    /// `try?` or `try!` around it refuses: the awaited call in its place would change what the
+    /// expression gives back (an optional, a trap).
+    static func awaited(_ node: ExprSyntax) -> Result<ExprSyntax, Refusal> {
+        var expression = node
+        while let parent = expression.parent,
+            let outer = parent.as(AwaitExprSyntax.self).map(ExprSyntax.init)
+                ?? parent.as(TryExprSyntax.self).flatMap({ $0.questionOrExclamationMark == nil ? ExprSyntax($0) : nil })
+        {
+            expression = outer
+        }
+        if let mark = expression.parent?.as(TryExprSyntax.self)?.questionOrExclamationMark?.text {
+            return .failure(
+                Refusal(
+                    "the continuation is awaited under `try\(mark)`: the awaited call in its place would "
+                        + (mark == "?" ? "throw where the expression gave `nil`" : "throw where the expression trapped")
+                ))
+        }
+        return .success(expression)
     }
 
     struct Refusal: Error {
