@@ -90,6 +90,7 @@ public struct CallMigrationResult: Sendable {
     /// Every function of the module with a completion handler last, converted or not.
     public var functions: [FunctionReportEntry] = []
 
+    /// A result of these files, call entries and function entries.
     public init(files: [EditedFile], entries: [CallReportEntry], functions: [FunctionReportEntry] = []) {
         self.files = files
         self.entries = entries

@@ -153,6 +153,7 @@ public enum CallRuleCatalog {
         ]
     }
 
+    /// Every call-site rule's examples, with the rule's name before each.
     public static var examples: [(rule: String, example: CallExample)] {
         all.flatMap { rule in rule.examples.map { (String(describing: rule), $0) } }
     }

@@ -47,6 +47,7 @@ public protocol DocumentedFunctionRule {
 
 /// Every function rule, in the order the planner asks them.
 public enum FunctionRuleCatalog {
+    /// The rules, in that order.
     public static var all: [any DocumentedFunctionRule.Type] {
         [
             PyramidFunctionRule.self, CompletionPathRule.self, CompletionCallRule.self, CompletionHopRule.self,
@@ -54,6 +55,7 @@ public enum FunctionRuleCatalog {
         ]
     }
 
+    /// Every function rule's examples, with the rule's name before each.
     public static var examples: [(rule: String, example: CallExample)] {
         all.flatMap { rule in rule.examples.map { (String(describing: rule), $0) } }
     }
