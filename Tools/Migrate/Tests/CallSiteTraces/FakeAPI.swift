@@ -155,6 +155,17 @@ public final class FakeAPI: @unchecked Sendable {
     public init(outcome: Outcome, trace: Trace) {
         self.outcome = outcome
         self.trace = trace
+        queue.setSpecific(key: Self.identity, value: ObjectIdentifier(self))
+    }
+
+    /// Marks each API's queue with the API, so that code its handlers run (``XCTFail(_:)``)
+    /// can tell which run it belongs to.
+    static let identity = DispatchSpecificKey<ObjectIdentifier>()
+
+    /// The API whose run the calling code belongs to: the one of the task (``FakeTesting/api``),
+    /// or the one whose queue calls a handler; nil elsewhere (a handler on the main queue).
+    static var current: ObjectIdentifier? {
+        FakeTesting.api.map(ObjectIdentifier.init) ?? DispatchQueue.getSpecific(key: identity)
     }
 
     /// Loads a text: a `Result` handler, and a handle that cancels the load.

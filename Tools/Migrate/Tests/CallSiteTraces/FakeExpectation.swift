@@ -10,6 +10,8 @@ import Foundation
 /// would wait for ever), so those runs are not made.
 public final class FakeExpectation: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
+    /// The API of the run that made it (see ``FakeAPI/current``).
+    private let run = FakeAPI.current
     /// The expectations waited for, which ``XCTFail(_:)`` ends.
     private static let waiting = DispatchQueue(label: "FakeExpectation")
     // Read and written on `waiting` only.
@@ -19,13 +21,20 @@ public final class FakeExpectation: Sendable {
         Self.waiting.sync { Self.pending.append(self) }
     }
 
-    /// Ends every wait (see ``XCTFail(_:)``).
-    fileprivate static func failAll() {
-        let all = waiting.sync {
-            defer { pending = [] }
-            return pending
+    /// Ends the waits of the run `run` (see ``XCTFail(_:)``), or every wait when it is not known.
+    fileprivate static func fail(run: ObjectIdentifier?) {
+        let failed = waiting.sync {
+            let failed = pending.filter { run == nil || $0.run == nil || $0.run == run }
+            pending.removeAll { run == nil || $0.run == nil || $0.run == run }
+            return failed
         }
-        for expectation in all { expectation.semaphore.signal() }
+        for expectation in failed { expectation.semaphore.signal() }
+    }
+
+    /// Whether a wait for it would still block: neither fulfilled and waited for, nor ended by
+    /// ``XCTFail(_:)``.
+    public var isPending: Bool {
+        Self.waiting.sync { Self.pending.contains { $0 === self } }
     }
 
     /// Lets one ``wait(for:timeout:)`` return.
@@ -39,13 +48,14 @@ public final class FakeExpectation: Sendable {
     }
 }
 
-/// `XCTFail(_:)`: the test fails. Its `wait` then times out; this stand-in ends the waits at
-/// once, so that a program whose failure path does not fulfil its expectation ends (a wait
-/// of a program running at the same time may return early too: its trace is the same, since
-/// the harness waits for the API's deliveries before reading it).
+/// `XCTFail(_:)`: the test fails. Its `wait` then times out; this stand-in ends the waits of
+/// the same run at once, so that a program whose failure path does not fulfil its
+/// expectation ends. Only that run's: a program running at the same time that checks after
+/// its wait what its handler set would otherwise check before its handler ran. (Where the
+/// run is not known, a handler on the main queue, every wait ends.)
 // swift-format-ignore: AlwaysUseLowerCamelCase
 public func XCTFail(_ message: String = "") {
-    FakeExpectation.failAll()
+    FakeExpectation.fail(run: FakeAPI.current)
 }
 
 /// `XCTestCase.expectation(description:)`.

@@ -210,7 +210,7 @@ public let callSitePrograms: [CallSiteProgram] = [
     CallSiteProgram(
         name: "PyramidFunctionRule: an actor's method, handler not @Sendable: a task on the actor",
         before: { await PyramidFunctionRule6.Before().run(api: $0, trace: $1) },
-        after: { await PyramidFunctionRule6.After().run(api: $0, trace: $1) }),
+        after: { await PyramidFunctionRule6.After().run(api: $0, trace: $1) }, waitsForShim: true),
     CallSiteProgram(
         name: "PyramidFunctionRule: default isolation MainActor, handler not @Sendable: a main-actor task",
         before: { await PyramidFunctionRule7.Before().run(api: $0, trace: $1) },

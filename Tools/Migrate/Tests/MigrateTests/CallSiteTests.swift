@@ -49,8 +49,10 @@ enum CallSiteFixtures {
             let awaited =
                 after.contains("func run(api: FakeAPI, trace: Trace) async throws")
                 ? "_ = try? await " : isAsync ? "await " : mainActor
-            // A synchronous caller of a shim: the harness waits for its handler.
-            let shim = !isAsync && after.contains("trace.delivered(") ? ", waitsForShim: true" : ""
+            // A caller of a shim (a synchronous caller, or one whose shim delivers from a task of
+            // its own): the harness waits for its handler.
+            let callsShim = !isAsync || after.contains("@available(*, renamed:") && after.contains("Task {")
+            let shim = callsShim && after.contains("trace.delivered(") ? ", waitsForShim: true" : ""
             registry.append(
                 """
                     CallSiteProgram(

@@ -75,6 +75,21 @@ struct CallSiteTraceTests {
         }
     }
 
+    /// Runs go on at the same time: `XCTFail` in one ends its own waits only, so that a
+    /// program checking after its wait what its handler set never checks before its handler ran.
+    @Test("XCTFail ends the waits of its own run, not those of another running at the same time")
+    func failEndsItsOwnRun() {
+        let (mine, other) = (FakeAPI(outcome: .value, trace: Trace()), FakeAPI(outcome: .error, trace: Trace()))
+        let waiting = FakeTesting.$api.withValue(mine) { expectation(description: "mine") }
+        let failing = FakeTesting.$api.withValue(other) { expectation(description: "other") }
+        FakeTesting.$api.withValue(other) { XCTFail("from the other run") }
+        #expect(!failing.isPending)
+        #expect(waiting.isPending)
+        waiting.fulfill()
+        wait(for: [waiting], timeout: 1)
+        #expect(!waiting.isPending)
+    }
+
     @Test(
         "Misuse and cancellation: what the async forms document, where the before program hung or ran on",
         arguments: oneShot)
