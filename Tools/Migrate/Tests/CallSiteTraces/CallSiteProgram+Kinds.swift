@@ -3,6 +3,11 @@ extension CallSiteProgram {
     /// value, and the trace tests for one-shot handlers do not apply to it.
     public var isMultiShot: Bool { name.hasPrefix("StreamCallRule:") }
 
+    /// A continuation's program whose `do`/`catch` the awaited call's own errors reach after the
+    /// rewrite (a continuation that threw nothing): a handler never called or a cancelled task
+    /// runs that `catch`, where before no error of the call reached it.
+    public var catchesNewErrors: Bool { name.contains("its `catch` now receives") }
+
     /// A `DispatchGroup` fan-out's program (`DispatchGroupRule`): its calls run concurrently
     /// after the rewrite (`async let`), so the API's events may come in another order.
     public var isFanOut: Bool { name.hasPrefix("DispatchGroupRule:") }

@@ -52,6 +52,10 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { _ = try? await ContinuationCallRule4.Before().run(api: $0, trace: $1) },
         after: { _ = try? await ContinuationCallRule4.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
+        name: "ContinuationCallRule: a continuation throwing nothing, in a `do`: its `catch` now receives errors",
+        before: { await ContinuationCallRule5.Before().run(api: $0, trace: $1) },
+        after: { await ContinuationCallRule5.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
         name: "ConfirmationTestRule: a test that confirms the handler awaits the call",
         before: { await ConfirmationTestRule1.Before().run(api: $0, trace: $1) },
         after: { await ConfirmationTestRule1.After().run(api: $0, trace: $1) }),
@@ -612,6 +616,34 @@ enum ContinuationCallRule4 {
         func run(api: FakeAPI, trace: Trace) async throws {
             let count = try await api.measure("abc")
             trace.log("count \(count)")
+        }
+    }
+}
+
+enum ContinuationCallRule5 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let count = await withCheckedContinuation { continuation in
+                    api.measure("abc") { continuation.resume(returning: $0) }
+                }
+                try trace.check("\(count)")
+                trace.log("count \(count)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let count = try await api.measure("abc")
+                try trace.check("\(count)")
+                trace.log("count \(count)")
+            } catch {
+                trace.failed(error)
+            }
         }
     }
 }

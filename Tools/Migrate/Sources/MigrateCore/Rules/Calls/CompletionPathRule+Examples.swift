@@ -166,6 +166,31 @@ extension CompletionPathRule {
                 """,
             after: .leftAlone(.completionNeverCalled, "`return` before calling `completion`")),
         CallExample(
+            "a `guard … else { completion(…); return }` does not call it on the path past it: a later `return`, left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    describeOrSkip(api: api, id: 1) { text, error in
+                        trace.delivered("described \\(text ?? "-") \\(error == nil)")
+                    }
+                }
+
+                func describeOrSkip(api: FakeAPI, id: Int, completion: @escaping @Sendable (String?, (any Error)?) -> Void) {
+                    api.fetch(id: id) { text, error in
+                        if let error {
+                            completion(nil, error)
+                            return
+                        }
+                        guard let text else {
+                            completion(nil, FakeError())
+                            return
+                        }
+                        trace.log("got \\(text), not reported")
+                        return
+                    }
+                }
+                """,
+            after: .leftAlone(.completionNeverCalled, "`return` before calling `completion`")),
+        CallExample(
             "`[weak self]` with `guard let self else { return }`: a released object never called the completion, left alone",
             before: """
                 func run(api: FakeAPI, trace: Trace) {

@@ -305,11 +305,12 @@ struct CompletionPathRule: DocumentedFunctionRule {
             }
         }
 
-        /// `if`, `switch` and loops: statements whose code may not run on every path.
+        /// `if`, `switch` and loops: statements whose code may not run on every path; and `guard`,
+        /// whose `else` never runs on the path past it.
         private static func branches(_ item: CodeBlockItemSyntax) -> Bool {
             let node = item.item.as(ExpressionStmtSyntax.self).map { Syntax($0.expression) } ?? Syntax(item.item)
             return node.is(IfExprSyntax.self) || node.is(SwitchExprSyntax.self) || node.is(ForStmtSyntax.self)
-                || node.is(WhileStmtSyntax.self) || node.is(RepeatStmtSyntax.self)
+                || node.is(WhileStmtSyntax.self) || node.is(RepeatStmtSyntax.self) || node.is(GuardStmtSyntax.self)
         }
 
         /// `completion(nil, nil)` anywhere in the function, for a `(T?, Error?)` handler: the async

@@ -157,6 +157,37 @@ struct ContinuationCallRule: CallRule {
                 """),
             notes: ["`AbandonedPromiseError`"]),
         CallExample(
+            "a continuation throwing nothing, in a `do`: its `catch` now receives errors",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let count = await withCheckedContinuation { continuation in
+                            api.measure("abc") { continuation.resume(returning: $0) }
+                        }
+                        try trace.check("\\(count)")
+                        trace.log("count \\(count)")
+                    } catch {
+                        trace.failed(error)
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let count = try await api.measure("abc")
+                        try trace.check("\\(count)")
+                        trace.log("count \\(count)")
+                    } catch {
+                        trace.failed(error)
+                    }
+                }
+                """),
+            notes: [
+                "`AbandonedPromiseError` and `CancellationError` now reach the `catch` at line 8, which no error of the "
+                    + "continuation reached before"
+            ]),
+        CallExample(
             "a continuation that returns a value where nothing may throw: left alone",
             before: """
                 func run(api: FakeAPI, trace: Trace) async {

@@ -98,7 +98,8 @@ struct KeptHandleRule: CallRule {
                     + "the task's cancellation would no longer stop it")
         }
         rewrite.context = CallContext(of: resumed.expression, index: context.index)
-        if !resumed.throwing, !Self.mayThrow(resumed.expression, in: rewrite.context) {
+        let catcher = Self.catcher(of: resumed.expression, in: rewrite.context)
+        if !resumed.throwing, catcher == nil {
             return .leave(
                 .continuation,
                 "`\(resumed.wrapper.calledExpression.trimmedDescription)` does not throw, and neither may the code "
@@ -110,32 +111,46 @@ struct KeptHandleRule: CallRule {
         rewrite.hopsToMain = false
         rewrite.branches = HandlerBranches(valueName: nil, success: [], failure: [])
         rewrite.notes.append(ResumedContinuation.notes(cancelledHandle: handle))
+        if case .catchClause(let clause) = catcher {
+            let line = SourceLocationConverter(fileName: rewrite.file, tree: clause.root)
+                .location(for: clause.positionAfterSkippingLeadingTrivia).line
+            rewrite.notes.append(
+                "`AbandonedPromiseError` and `CancellationError` now reach the `catch` at line \(line)"
+                    + (resumed.throwing ? "" : ", which no error of the continuation reached before"))
+        }
         return .proceed(rewrite)
     }
 
-    /// Whether `try` may be written at `expression`: its function or closure throws, or a
-    /// `do` with a `catch` for every error is around it.
-    private static func mayThrow(_ expression: ExprSyntax, in context: CallContext?) -> Bool {
+    /// What an error thrown at an expression reaches.
+    private enum Catcher {
+        /// The first `catch` of a `do` around the expression that has one for every error.
+        case catchClause(CatchClauseSyntax)
+        /// The throwing function or closure's caller.
+        case caller
+    }
+
+    /// Where an error thrown at `expression` goes, nil where `try` may not be written: a `do`
+    /// with a `catch` for every error around it, or its throwing function's or closure's caller.
+    private static func catcher(of expression: ExprSyntax, in context: CallContext?) -> Catcher? {
         var node = expression.parent
         var previous = Syntax(expression)
         while let current = node, current.id != context?.body.id {
             if let statement = current.as(DoStmtSyntax.self), statement.body.id == previous.id,
-                statement.catchClauses.contains(where: { $0.catchItems.isEmpty })
+                statement.catchClauses.contains(where: { $0.catchItems.isEmpty }),
+                let clause = statement.catchClauses.first
             {
-                return true
+                return .catchClause(clause)
             }
             previous = current
             node = current.parent
         }
-        guard let body = context?.body else { return false }
-        if let function = body.as(FunctionDeclSyntax.self) {
-            return function.signature.effectSpecifiers?.throwsClause != nil
-        }
-        if let accessor = body.as(AccessorDeclSyntax.self) { return accessor.effectSpecifiers?.throwsClause != nil }
-        if let initializer = body.as(InitializerDeclSyntax.self) {
-            return initializer.signature.effectSpecifiers?.throwsClause != nil
-        }
-        return body.as(ClosureExprSyntax.self)?.signature?.effectSpecifiers?.throwsClause != nil
+        guard let body = context?.body else { return nil }
+        let throwsClause =
+            body.as(FunctionDeclSyntax.self)?.signature.effectSpecifiers?.throwsClause
+            ?? body.as(AccessorDeclSyntax.self)?.effectSpecifiers?.throwsClause
+            ?? body.as(InitializerDeclSyntax.self)?.signature.effectSpecifiers?.throwsClause
+            ?? body.as(ClosureExprSyntax.self)?.signature?.effectSpecifiers?.throwsClause
+        return throwsClause == nil ? nil : .caller
     }
 
     static let examples: [CallExample] = [
