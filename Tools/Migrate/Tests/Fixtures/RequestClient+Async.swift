@@ -56,11 +56,14 @@ extension Request {
     /// advances.
     ///
     /// The stream ends when its consumer stops (leaving the loop, or cancelling the iterating task), when
-    /// the request finishes (`whenFinished(_:)` is called; that end cancels nothing); it also ends when the
-    /// library releases the handler, since no more values can come. When the consumer stops, it calls
-    /// `cancel()` on the `Request` that `downloadProgress(queue:closure:)` returns, which stops the
-    /// handler; an end by the finish event or the library's release stops nothing: the operation is over.
-    /// Adding the finish handler, like any response handler, starts a request that waits for its first one.
+    /// the request finishes (`DataRequest.responseString(queue:completionHandler:)` is called for a
+    /// `DataRequest`, `StreamRequest.responseStream(on:stream:)` reports `.complete` for a `StreamRequest`;
+    /// that end cancels nothing; a request of another class ends only when the library releases the handler
+    /// or its consumer stops); it also ends when the library releases the handler, since no more values can
+    /// come. When the consumer stops, it calls `cancel()` on the `Request` that
+    /// `downloadProgress(queue:closure:)` returns, which stops the handler; an end by the finish event or
+    /// the library's release stops nothing: the operation is over. Adding the finish handler, like any
+    /// response handler, starts a request that waits for its first one.
     ///
     /// - Returns: The handler's values, in order. The stream buffers those its consumer has not taken yet.
     public func downloadProgress() -> AsyncThrowingStream<Double, any Error> {
@@ -71,36 +74,27 @@ extension Request {
             end.continuation.yield(value)
         }
         // The request's end ends the stream.
-        handle.whenFinished { _, _, _ in
-            queue2.async {
+        if let request = handle as? DataRequest {
+            _ = request.responseString(queue: queue2) { _ in
                 end.operationEnded()
+            }
+        } else if let request = handle as? StreamRequest {
+            _ = request.responseStream(on: queue2) { value in
+                if case .complete = value.event {
+                    end.operationEnded()
+                }
             }
         }
         end.onStop { [weak handle] in _ = handle?.cancel() }
         return stream
-    }
-
-    /// Async form of `whenFinished(_:)`.
-    ///
-    /// Adds a handler for the raw outcome.
-    ///
-    /// Cancelling the awaiting task ends the wait but does not stop the operation, whose result is then
-    /// dropped.
-    ///
-    /// - Returns: The value the handler receives.
-    /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
-    ///   `AbandonedPromiseError` when the handler is released without being called.
-    nonisolated(nonsending) func whenFinished() async throws -> (Data?, Int?) {
-        try await withPromise(of: (Data?, Int?).self) { promise in
-            whenFinished(promise.resolve)
-        }
     }
 }
 
 extension DataRequest {
     /// Async form of `responseString(queue:completionHandler:)`.
     ///
-    /// Adds a handler called with the response decoded as UTF-8 text.
+    /// Adds a handler called once the request has finished, with the response decoded as
+    /// UTF-8 text.
     ///
     /// Cancelling the awaiting task calls `cancel()` on the `DataRequest` that
     /// `responseString(queue:completionHandler:)` returns.

@@ -3,8 +3,9 @@
 // (`-> Self`) with `cancel()` declared once in a base class, responses that carry their
 // own failure (`result: Result<T, E>`, or an optional `error`), generic type aliases,
 // callback-queue parameters defaulting to `.main`, progress and observation handlers
-// called many times (one of them throwing), an SDK call with its own async form, a
-// `start…`/`stop…` pair, a nested type named `Result`, and functions that return
+// called many times (one of them throwing), a finish event in each subclass (one of them a
+// stream handler whose last event says the request is over), an SDK call with its own
+// async form, a `start…`/`stop…` pair, a nested type named `Result`, and functions that return
 // FutureBridge futures. The tests drive the async and stream forms futurebridge-migrate
 // generated in RequestClient+Async.swift against a loopback server.
 import Dispatch
@@ -96,8 +97,9 @@ open class Request: @unchecked Sendable {
         }
     }
 
-    /// Adds a handler for the raw outcome.
-    func whenFinished(_ handler: @escaping @Sendable (Data?, Int?, RequestError?) -> Void) {
+    /// Adds a handler for the raw outcome. (Its subclasses' handlers use it; the base class
+    /// declares no finish event its users see, as Alamofire's `Request` does not.)
+    fileprivate func whenFinished(_ handler: @escaping @Sendable (Data?, Int?, RequestError?) -> Void) {
         let finished: (data: Data?, statusCode: Int?, error: RequestError?)? = lock.withLock {
             if self.finished == nil { waiting.append(handler) }
             return self.finished
@@ -117,7 +119,8 @@ open class Request: @unchecked Sendable {
 
 /// A request whose body is kept in memory.
 public final class DataRequest: Request, @unchecked Sendable {
-    /// Adds a handler called with the response decoded as UTF-8 text.
+    /// Adds a handler called once the request has finished, with the response decoded as
+    /// UTF-8 text.
     ///
     /// - Parameters:
     ///   - queue: The queue the handler runs on. `.main` by default.
@@ -132,6 +135,41 @@ public final class DataRequest: Request, @unchecked Sendable {
             let result: Result<String, RequestError> =
                 error.map { .failure($0) } ?? .success(String(decoding: data ?? Data(), as: UTF8.self))
             queue.async { completionHandler(DataResponse(statusCode: status, result: result)) }
+        }
+        return self
+    }
+}
+
+/// A request whose body is delivered as events (Alamofire's `DataStreamRequest`): a stream
+/// handler is called with each part of the body, then with `.complete`.
+public final class StreamRequest: Request, @unchecked Sendable {
+    /// A stream handler: it may throw to stop the request.
+    public typealias Handler<Success: Sendable> = @Sendable (Stream<Success>) throws -> Void
+
+    /// What a stream handler receives.
+    public struct Stream<Success: Sendable>: Sendable {
+        public let event: Event<Success>
+    }
+
+    /// A part of the body, or the end of the request with its status code.
+    public enum Event<Success: Sendable>: Sendable {
+        case stream(Success)
+        case complete(Int?)
+    }
+
+    /// Adds a handler called with the body as it arrives (here: in one part), as text.
+    ///
+    /// - Parameters:
+    ///   - queue: The queue the handler runs on. `.main` by default.
+    ///   - stream: Called with each part, then with `.complete`.
+    /// - Returns: The request.
+    @discardableResult
+    public func responseStream(on queue: DispatchQueue = .main, stream: @escaping Handler<String>) -> Self {
+        whenFinished { data, status, _ in
+            queue.async {
+                try? stream(Stream(event: .stream(String(decoding: data ?? Data(), as: UTF8.self))))
+                try? stream(Stream(event: .complete(status)))
+            }
         }
         return self
     }
@@ -162,6 +200,11 @@ public final class RequestClient: Sendable {
     /// Starts a request for `url`.
     public func request(_ url: URL) -> DataRequest {
         DataRequest(session: session, url: url)
+    }
+
+    /// Starts a request for `url` whose body is delivered as events.
+    public func streamRequest(_ url: URL) -> StreamRequest {
+        StreamRequest(session: session, url: url)
     }
 
     /// Starts a download of `url`.

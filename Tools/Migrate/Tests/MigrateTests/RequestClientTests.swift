@@ -75,6 +75,18 @@ struct RequestClientTests {
         #expect(request.progressHandlerCount == 1)
     }
 
+    @Test("A held stream request's progress stream ends with its stream handler's last event (`.complete`)")
+    func progressStreamEndsWithTheStreamEvent() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let request = client.streamRequest(server.url("/quick"))
+        // (Its class declares no handler called once: without `.complete`, this loop would wait
+        // for as long as the request is held.)
+        for try await _ in request.downloadProgress() {}
+        #expect(!request.isCancelled)
+        #expect(request.progressHandlerCount == 1)
+    }
+
     @Test("An observation is a stream: every value in order; cancelling the consumer invalidates it")
     func observationStream() async throws {
         let (started, startedContinuation) = AsyncStream<Void>.makeStream()

@@ -81,6 +81,7 @@ struct DeclarationWalker {
     var onAssociatedType: (AssociatedTypeDeclSyntax, DeclContext) -> Void = { _, _ in }
     var onImport: (ImportDeclSyntax, DeclContext) -> Void = { _, _ in }
     var onVariable: (VariableDeclSyntax, DeclContext) -> Void = { _, _ in }
+    var onEnumCase: (EnumCaseDeclSyntax, DeclContext) -> Void = { _, _ in }
 
     func walk(_ file: SourceFileSyntax) {
         walk(statements: file.statements, DeclContext())
@@ -170,6 +171,8 @@ struct DeclarationWalker {
             onImport(node, context)
         case .variableDecl(let node):
             onVariable(node, context)
+        case .enumCaseDecl(let node):
+            onEnumCase(node, context)
         default:
             break
         }

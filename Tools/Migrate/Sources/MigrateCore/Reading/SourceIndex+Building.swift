@@ -7,7 +7,7 @@ extension SourceIndex {
         walker.onImport = { [self] node, _ in
             if !isInterface { importedModules.insert(text(node.path)) }
         }
-        walker.onOwner = { [self] decl, owner, _ in
+        walker.onOwner = { [self] decl, owner, context in
             if isInterface, owner.kind != .extension, types[owner.qualifiedName] != nil { return }
             if owner.kind == .extension {
                 if isSendableUnavailable(decl) {
@@ -23,6 +23,7 @@ extension SourceIndex {
             info.access = Access(modifiers: owner.modifiers) ?? .internal
             info.inherited += owner.inherited
             info.availability = owner.attributes.compactMap(Self.availability)
+            info.conditions = context.conditions.map(\.text)
             for element in owner.attributes {
                 guard case .attribute(let attribute) = element else { continue }
                 let name = text(attribute.attributeName)
@@ -127,6 +128,10 @@ extension SourceIndex {
                 pendingProperties[owner, default: [:]][name] = binding.typeAnnotation?.type
                 propertyNames[owner + "|" + name] = true
             }
+        }
+        walker.onEnumCase = { [self] node, context in
+            guard let owner = context.ownerName, let info = types[owner], info.kind == .enum else { return }
+            info.cases += node.elements.map(\.name.text)
         }
         walker.walk(file)
     }

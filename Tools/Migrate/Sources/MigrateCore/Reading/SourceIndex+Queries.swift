@@ -100,6 +100,43 @@ extension SourceIndex {
         return nil
     }
 
+    /// Case names that say no value comes after them.
+    static let terminalCases: Set<String> = [
+        "complete", "completed", "completion", "finish", "finished", "end", "ended", "done", "closed",
+    ]
+
+    /// How a value of `type` (a type of the sources, looked up first among the types nested in
+    /// `scope`) says that the operation is over: an enum case named so (`.complete(…)`), of
+    /// the value itself or of one of its properties (Alamofire's `Stream.event`). The result is
+    /// a pattern's right-hand side for a value named `value`: `if case .complete = value.event`.
+    func terminalCase(of type: TypeSyntax, in scope: String?, value: String) -> (case: String, subject: String)? {
+        func info(_ type: TypeSyntax) -> TypeInfo? {
+            // A type nested in `scope` first, by the name written: a type alias of the same
+            // name elsewhere (Alamofire's `DataStreamTask.Stream`) does not hide it.
+            if let scope, let (written, _) = TypeText.nominal(type), let nested = types[scope + "." + written] {
+                return nested
+            }
+            guard let (name, _) = TypeText.nominal(expand(type)) else { return nil }
+            if let scope, let nested = types[scope + "." + name] { return nested }
+            return typeInfo(name)
+        }
+        func terminal(_ info: TypeInfo) -> String? {
+            guard info.kind == .enum, !info.isFromInterface else { return nil }
+            return info.cases.first(where: { Self.terminalCases.contains($0) })
+        }
+        guard let found = info(type) else { return nil }
+        if let name = terminal(found) { return (name, value) }
+        guard found.kind == .struct || found.kind == .class else { return nil }
+        for (property, propertyType) in found.properties.sorted(by: { $0.key < $1.key }) {
+            if let inner = info(propertyType) ?? types[found.name + "." + (TypeText.nominal(propertyType)?.0 ?? "")],
+                let name = terminal(inner)
+            {
+                return (name, value + "." + property)
+            }
+        }
+        return nil
+    }
+
     // MARK: - Hooks
 
     /// Protocols the library calls rather than its users: a completion handler in one

@@ -24,6 +24,11 @@ final class SourceIndex {
         var genericParameterList: [String] = []
         /// Stored and computed properties, by name, with their declared types.
         var properties: [String: TypeSyntax] = [:]
+        /// An enum's cases, by name, in declaration order.
+        var cases: [String] = []
+        /// The `#if` conditions its declaration is under (`canImport(Darwin)`): code that names
+        /// it compiles only where they hold.
+        var conditions: [String] = []
         /// The method that stops what an instance stands for (`cancel()`, `invalidate()`...).
         var cancelMethod: CancelMethod?
         var availability: [String] = []

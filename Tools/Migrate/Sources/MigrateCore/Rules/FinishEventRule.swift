@@ -21,6 +21,18 @@ struct FinishEventRule: Rule {
         var handlerArity: Int
         /// The subclass that declares it, when the hook's own type does not.
         var subclass: String?
+        /// For a handler called with every event, the last one: its case, and where the
+        /// handler's value (named `value`) holds it (`value.event`); nil for a handler called
+        /// once, when the request has finished.
+        var terminal: (case: String, subject: String)?
+
+        /// The pattern of the last event: `case .complete = value.event`.
+        var condition: String? { terminal.map { "case .\($0.case) = \($0.subject)" } }
+
+        /// What happens when the request finishes, for the documentation.
+        var happening: String {
+            "`\(selector)`" + (terminal.map { " reports `.\($0.case)`" } ?? " is called")
+        }
 
         var selector: String { name + "(" + parameters.map { ($0.label ?? "_") + ":" }.joined() + ")" }
     }
@@ -61,8 +73,12 @@ struct FinishEventRule: Rule {
         let lowest = context.options.publicOnly ? Access.public : .internal
         let simple = SourceIndex.lastComponent(owner)
         // The deepest first: a cast to a subclass's subclass is tried before the cast to its parent.
+        // Not a subclass that only some builds declare (`#if canImport(Darwin)`), nor one outside
+        // the public API (`@_spi`) for files compiled outside the module.
         let subclasses = index.types.keys.sorted().filter { name in
-            guard let info = index.typeInfo(name), info.kind == .class, name != owner, info.access >= lowest else {
+            guard let info = index.typeInfo(name), info.kind == .class, name != owner, info.access >= lowest,
+                info.conditions.isEmpty, !(context.options.publicOnly && info.spi != nil)
+            else {
                 return false
             }
             return index.allConformances(of: name).contains(simple)
@@ -91,26 +107,45 @@ struct FinishEventRule: Rule {
             let names = ClosureName.words(entry.name)
             // `finish(completion:)`, `end(_:)`: an action that ends the request, not an event.
             guard let first = names.first, !Self.actions.contains(first) else { continue }
+            var event = FinishEvent(
+                name: entry.name, parameters: entry.parameters, returnsValue: entry.returnsValue,
+                handlerArity: closure.parameters.count)
             let summary = entry.summary
-            guard
-                names.contains(where: Self.finishWords.contains)
-                    || ["has finished", "is finished", "finishes", "has completed", "completes"].contains(
-                        where: summary.contains)
-            else { continue }
-            found.append(
-                FinishEvent(
-                    name: entry.name, parameters: entry.parameters, returnsValue: entry.returnsValue,
-                    handlerArity: closure.parameters.count))
+            if names.contains(where: Self.finishWords.contains)
+                || ["has finished", "is finished", "finishes", "has completed", "completes"].contains(
+                    where: summary.contains)
+            {
+                found.append(event)
+            } else if closure.parameters.count == 1, let value = closure.parameters.first,
+                let terminal = context.index.terminalCase(of: value, in: type, value: "value")
+            {
+                // A handler called with every event, the last of which says the request is over
+                // (Alamofire's `DataStreamRequest.responseStream(on:stream:)` and its `.complete`).
+                event.terminal = terminal
+                found.append(event)
+            }
         }
         return found
     }
 
-    /// The simplest: fewest parameters, then the shortest name.
+    /// The simplest: a handler called once before one called with every event, then the
+    /// fewest parameters, then the shortest name.
     private static func best(_ events: [FinishEvent]) -> FinishEvent? {
         events.min {
-            ($0.parameters.count, $0.name.count, $0.name) < ($1.parameters.count, $1.name.count, $1.name)
+            ($0.condition != nil ? 1 : 0, $0.parameters.count, $0.name.count, $0.name)
+                < ($1.condition != nil ? 1 : 0, $1.parameters.count, $1.name.count, $1.name)
         }
     }
+
+    /// The base class of the examples whose subclasses declare the finish events.
+    private static let requestBase = """
+        import Dispatch
+        open class Request: @unchecked Sendable {
+            public func cancel() {}
+            /// Calls `handler` with each redirect.
+            public func onRedirect(on queue: DispatchQueue = .main, perform handler: @escaping @Sendable (String) -> Void) -> Self { self }
+        }
+        """
 
     static let examples: [RuleExample] = [
         RuleExample(
@@ -140,12 +175,7 @@ struct FinishEventRule: Rule {
         RuleExample(
             "a finish handler declared only by subclasses: the form registers the one of the request's class",
             before: """
-                import Dispatch
-                open class Request: @unchecked Sendable {
-                    public func cancel() {}
-                    /// Calls `handler` with each redirect.
-                    public func onRedirect(on queue: DispatchQueue = .main, perform handler: @escaping @Sendable (String) -> Void) -> Self { self }
-                }
+                \(requestBase)
                 public final class DataRequest: Request, @unchecked Sendable {
                     /// Adds a handler to be called once the request has finished.
                     public func response(queue: DispatchQueue = .main, completionHandler: @escaping @Sendable (Int) -> Void) -> Self { self }
@@ -161,8 +191,60 @@ struct FinishEventRule: Rule {
                 "_ = request.response(queue: queue2) { _ in",
                 "} else if let request = handle as? DownloadRequest {",
                 "_ = request.responseURL(queue: queue2) { _ in",
-                "a request of another class ends only when the library releases the handler",
+                "a request of another class ends only when the library",
             ])),
+        RuleExample(
+            "a subclass whose stream handler is called with every event: its last one (`.complete`) finishes the stream",
+            before: """
+                \(requestBase)
+                public final class DataStreamRequest: Request, @unchecked Sendable {
+                    public typealias Handler<Success: Sendable> = @Sendable (Stream<Success>) throws -> Void
+                    public struct Stream<Success: Sendable>: Sendable {
+                        public let event: Event<Success>
+                    }
+                    public enum Event<Success: Sendable>: Sendable {
+                        case stream(Success)
+                        case complete(Int)
+                    }
+                    /// Adds a handler called with the data as it arrives.
+                    public func responseStream(on queue: DispatchQueue = .main, stream: @escaping Handler<String>) -> Self { self }
+                }
+                // Another type's alias of the same name does not hide `DataStreamRequest.Stream`.
+                public enum DataStreamTask {
+                    public typealias Stream<Success: Sendable> = AsyncStream<Success>
+                }
+                """,
+            function: "Request.onRedirect(on:perform:)",
+            after: .generated([
+                "if let request = handle as? DataStreamRequest {",
+                "_ = request.responseStream(on: queue2) { value in",
+                "if case .complete = value.event {",
+                "end.operationEnded()",
+                "(`DataStreamRequest.responseStream(on:stream:)` reports `.complete` for a",
+            ])),
+        RuleExample(
+            "a subclass that only some builds declare (`#if`) or outside the public API (`@_spi`): no cast names it",
+            before: """
+                \(requestBase)
+                public final class DataRequest: Request, @unchecked Sendable {
+                    /// Adds a handler to be called once the request has finished.
+                    public func response(queue: DispatchQueue = .main, completionHandler: @escaping @Sendable (Int) -> Void) -> Self { self }
+                }
+                #if canImport(Darwin)
+                public final class SocketRequest: Request, @unchecked Sendable {
+                    /// Adds a handler to be called once the socket has finished.
+                    public func response(queue: DispatchQueue = .main, completionHandler: @escaping @Sendable (Int) -> Void) -> Self { self }
+                }
+                #endif
+                @_spi(Preview) public final class PreviewRequest: Request, @unchecked Sendable {
+                    /// Adds a handler to be called once the preview has finished.
+                    public func response(queue: DispatchQueue = .main, completionHandler: @escaping @Sendable (Int) -> Void) -> Self { self }
+                }
+                """,
+            function: "Request.onRedirect(on:perform:)",
+            after: .generated(
+                ["if let request = handle as? DataRequest {"], absent: ["as? SocketRequest", "as? PreviewRequest"]),
+            options: MigrationOptions(publicOnly: true)),
         RuleExample(
             "a request whose type declares no finish handler (`finish(completion:)` is an action): the form says when its loop ends",
             before: """

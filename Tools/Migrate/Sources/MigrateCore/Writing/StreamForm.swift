@@ -180,12 +180,16 @@ extension AsyncFormPlanner {
                 ", when the operation ends (`\(completion)` is called: the loop then throws the error it receives, if any)"
                 + (shape.carriesError ? ", or when a value reports an error, which the loop throws" : "")
         } else if case .finishes(let event) = finish {
-            finishes = ", when the request finishes (`\(event.selector)` is called; that end cancels nothing)"
+            finishes = ", when the request finishes (\(event.happening); that end cancels nothing)"
         } else if case .finishesInSubclasses(let events) = finish {
-            let each = events.map { "`\($0.subclass ?? "").\($0.selector)` for a `\($0.subclass ?? "")`" }
+            let each = events.map { event in
+                let subclass = event.subclass ?? ""
+                return "`\(subclass).\(event.selector)`"
+                    + (event.terminal.map { " reports `.\($0.case)`" } ?? " is called") + " for a `\(subclass)`"
+            }
             finishes =
                 ", when the request finishes (" + each.joined(separator: ", ")
-                + " is called; that end cancels nothing; a request of another class ends only when the library "
+                + "; that end cancels nothing; a request of another class ends only when the library "
                 + "releases the handler or its consumer stops)"
         } else if case .value = shape, ending == nil {
             finishes = ""
@@ -259,7 +263,11 @@ extension AsyncFormPlanner {
                 [queue.name + (queue.type == "OperationQueue" ? ".addOperation {" : ".async {")]
                 + body.map { "    " + $0 } + ["}"]
         }
-        let closure = HandlerClosure(parameters: Array(repeating: "_", count: event.handlerArity), body: body)
+        // A handler called with every event: only the last one ends the stream.
+        if let condition = event.condition { body = ["if \(condition) {"] + body.map { "    " + $0 } + ["}"] }
+        let closure = HandlerClosure(
+            parameters: event.condition != nil ? ["value"] : Array(repeating: "_", count: event.handlerArity),
+            body: body)
         return CallText(
             prefix: event.returnsValue ? "_ = " : "", callee: handle + "." + event.name, arguments: arguments,
             trailing: closure)
