@@ -105,8 +105,9 @@ struct FinishEventRule: Rule {
                 let closure = ClosureType(last.type, aliases: context.index.alias), closure.returnsVoid
             else { continue }
             let names = ClosureName.words(entry.name)
-            // `finish(completion:)`, `end(_:)`: an action that ends the request, not an event.
-            guard let first = names.first, !Self.actions.contains(first) else { continue }
+            // `finish(completion:)`, `end(_:)`: an action that ends the request, not an event;
+            // `setFinishHandler(_:)`: a setter, which would replace the handler a user set.
+            guard let first = names.first, !Self.actions.contains(first), first != "set" else { continue }
             var event = FinishEvent(
                 name: entry.name, parameters: entry.parameters, returnsValue: entry.returnsValue,
                 handlerArity: closure.parameters.count)
@@ -246,13 +247,15 @@ struct FinishEventRule: Rule {
                 ["if let request = handle as? DataRequest {"], absent: ["as? SocketRequest", "as? PreviewRequest"]),
             options: MigrationOptions(publicOnly: true)),
         RuleExample(
-            "a request whose type declares no finish handler (`finish(completion:)` is an action): the form says when its loop ends",
+            "no finish event (`finish(completion:)` is an action, `setFinishHandler(_:)` a setter): the form says when its loop ends",
             before: """
                 import Dispatch
                 open class Request: @unchecked Sendable {
                     public func cancel() {}
                     /// Finishes the upload; calls `completion` once it has finished.
                     public func finish(completion: @escaping @Sendable () -> Void) -> Self { self }
+                    /// Sets the one handler called once the request has finished.
+                    public func setFinishHandler(_ handler: @escaping @Sendable () -> Void) -> Self { self }
                     /// Calls `handler` with each redirect.
                     public func onRedirect(on queue: DispatchQueue = .main, perform handler: @escaping @Sendable (String) -> Void) -> Self { self }
                 }
@@ -260,6 +263,6 @@ struct FinishEventRule: Rule {
             function: "Request.onRedirect(on:perform:)",
             after: .generated(
                 ["declares no finish event, so the loop ends only when the library releases"],
-                absent: ["response(", "handle.finish"])),
+                absent: ["response(", "handle.finish", "handle.setFinishHandler"])),
     ]
 }
