@@ -8,6 +8,9 @@ extension CallSiteProgram {
     /// runs that `catch`, where before no error of the call reached it.
     public var catchesNewErrors: Bool { name.contains("its `catch` now receives") }
 
+    /// The same, with a `catch is CancellationError` first: a cancelled task runs that one.
+    public var catchesCancellationFirst: Bool { name.contains("a `catch` with a pattern before") }
+
     /// A `DispatchGroup` fan-out's program (`DispatchGroupRule`): its calls run concurrently
     /// after the rewrite (`async let`), so the API's events may come in another order.
     public var isFanOut: Bool { name.hasPrefix("DispatchGroupRule:") }

@@ -162,8 +162,14 @@ public final class FakeAPI: @unchecked Sendable {
     /// can tell which run it belongs to.
     static let identity = DispatchSpecificKey<ObjectIdentifier>()
 
-    /// The API whose run the calling code belongs to: the one of the task (``FakeTesting/api``),
-    /// or the one whose queue calls a handler; nil elsewhere (a handler on the main queue).
+    /// Runs `body` as part of this API's run (``FakeTesting/api`` bound on whatever thread
+    /// runs it): every delivery does, so that code its handlers run knows its run.
+    func asRun(_ body: () -> Void) {
+        FakeTesting.$api.withValue(self) { body() }
+    }
+
+    /// The API whose run the calling code belongs to: the one of the task or delivery
+    /// (``FakeTesting/api``), or the one whose queue runs the code; nil elsewhere.
     static var current: ObjectIdentifier? {
         FakeTesting.api.map(ObjectIdentifier.init) ?? DispatchQueue.getSpecific(key: identity)
     }
@@ -216,8 +222,8 @@ public final class FakeAPI: @unchecked Sendable {
         completion: @escaping @Sendable (Result<String, any Error>) -> Void
     ) {
         start("download(\(id))", task: nil) { [callbacks] value in
-            callbackQueue.async(group: callbacks) {
-                completion(value.map { .success($0) } ?? .failure(FakeError()))
+            callbackQueue.async(group: callbacks) { [self] in
+                asRun { completion(value.map { .success($0) } ?? .failure(FakeError())) }
             }
         }
     }
@@ -225,8 +231,8 @@ public final class FakeAPI: @unchecked Sendable {
     /// Shows a text: a main-actor handler, called on the main queue.
     public func show(id: Int, completion: @escaping @MainActor (Result<String, any Error>) -> Void) {
         start("show(\(id))", task: nil) { [callbacks] value in
-            DispatchQueue.main.async(group: callbacks) {
-                MainActor.assumeIsolated { completion(value.map { .success($0) } ?? .failure(FakeError())) }
+            DispatchQueue.main.async(group: callbacks) { [self] in
+                asRun { MainActor.assumeIsolated { completion(value.map { .success($0) } ?? .failure(FakeError())) } }
             }
         }
     }
@@ -332,7 +338,7 @@ public final class FakeAPI: @unchecked Sendable {
             return held
         }
         // In one job: a delivery that calls the API again queues its call's delivery after them all.
-        queue.async { for delivery in deliveries { delivery() } }
+        queue.async { [self] in asRun { for delivery in deliveries { delivery() } } }
     }
 
     /// Returns when every delivery queued so far has run, those that made calls (a handler
@@ -386,7 +392,7 @@ public final class FakeAPI: @unchecked Sendable {
             defer { waiters = [] }
             return (waiters, holds)
         }
-        if !holds { queue.async(execute: delivery) }
+        if !holds { queue.async { [self] in asRun(delivery) } }
         for waiter in waiting { waiter.resume() }
     }
 }

@@ -56,6 +56,10 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await ContinuationCallRule5.Before().run(api: $0, trace: $1) },
         after: { await ContinuationCallRule5.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
+        name: "ContinuationCallRule: a `catch` with a pattern before the one for every error: the note says so",
+        before: { await ContinuationCallRule6.Before().run(api: $0, trace: $1) },
+        after: { await ContinuationCallRule6.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
         name: "ConfirmationTestRule: a test that confirms the handler awaits the call",
         before: { await ConfirmationTestRule1.Before().run(api: $0, trace: $1) },
         after: { await ConfirmationTestRule1.After().run(api: $0, trace: $1) }),
@@ -641,6 +645,38 @@ enum ContinuationCallRule5 {
                 let count = try await api.measure("abc")
                 try trace.check("\(count)")
                 trace.log("count \(count)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+}
+
+enum ContinuationCallRule6 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let count = await withCheckedContinuation { continuation in
+                    api.measure("abc") { continuation.resume(returning: $0) }
+                }
+                try trace.check("\(count)")
+                trace.log("count \(count)")
+            } catch is CancellationError {
+                trace.log("cancelled")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            do {
+                let count = try await api.measure("abc")
+                try trace.check("\(count)")
+                trace.log("count \(count)")
+            } catch is CancellationError {
+                trace.log("cancelled")
             } catch {
                 trace.failed(error)
             }

@@ -180,8 +180,9 @@ struct CallSiteContinuationTests {
 
     @Test("Every continuation example runs in the harness")
     func programsRun() {
-        #expect(Self.programs.count == 7)
+        #expect(Self.programs.count == 8)
         #expect(Self.programs.filter(\.catchesNewErrors).count == 1)
+        #expect(Self.programs.filter(\.catchesCancellationFirst).count == 1)
         #expect(Self.programs.filter(\.isBridge).count == 2)
     }
 
@@ -203,8 +204,12 @@ struct CallSiteContinuationTests {
         for (outcome, error) in [
             (CallSiteTraces.Outcome.dropped, "AbandonedPromiseError"), (.held, "CancellationError"),
         ] {
-            // (A continuation that threw nothing, inside a `do`: its `catch` now receives the error.)
-            let caught = program.catchesNewErrors ? ["failed \(error) [other]"] : []
+            // (A continuation that threw nothing, inside a `do`: its `catch` now receives the error;
+            // `catch is CancellationError` first, when there is one.)
+            let caught =
+                program.catchesCancellationFirst && error == "CancellationError"
+                ? ["cancelled [other]"]
+                : program.catchesNewErrors || program.catchesCancellationFirst ? ["failed \(error) [other]"] : []
             #expect(
                 CallSiteTraceTests.programEvents(await CallSiteTraceTests.trace(program.after, outcome))
                     == (hasFailureCode ? failure.map { $0.replacingOccurrences(of: "FakeError", with: error) } : caught)

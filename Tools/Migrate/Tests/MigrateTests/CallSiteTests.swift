@@ -51,7 +51,8 @@ enum CallSiteFixtures {
                 ? "_ = try? await " : isAsync ? "await " : mainActor
             // A caller of a shim (a synchronous caller, or one whose shim delivers from a task of
             // its own): the harness waits for its handler.
-            let callsShim = !isAsync || after.contains("@available(*, renamed:") && after.contains("Task {")
+            let startsTask = ["Task {", "Task(", "Task.detached"].contains(where: after.contains)
+            let callsShim = !isAsync || after.contains("@available(*, renamed:") && startsTask
             let shim = callsShim && after.contains("trace.delivered(") ? ", waitsForShim: true" : ""
             registry.append(
                 """

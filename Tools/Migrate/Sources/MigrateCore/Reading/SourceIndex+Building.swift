@@ -117,20 +117,34 @@ extension SourceIndex {
         }
         walker.onVariable = { [self] node, context in
             guard let owner = context.ownerName else { return }
+            let isStatic = node.modifiers.contains {
+                $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class)
+            }
+            let access =
+                Access(modifiers: node.modifiers)
+                ?? context.owner.flatMap { $0.kind == .extension ? Access(modifiers: $0.modifiers) : nil } ?? .internal
             for binding in node.bindings {
-                if case .accessors(let accessors) = binding.accessorBlock?.accessors,
-                    accessors.contains(where: { $0.effectSpecifiers?.asyncSpecifier != nil })
-                {
-                    awaitableTypes.insert(Self.lastComponent(owner))
+                var hasEffects = false
+                if case .accessors(let accessors) = binding.accessorBlock?.accessors {
+                    if accessors.contains(where: { $0.effectSpecifiers?.asyncSpecifier != nil }) {
+                        awaitableTypes.insert(Self.lastComponent(owner))
+                    }
+                    hasEffects = accessors.contains { $0.effectSpecifiers != nil }
                 }
                 guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
                 // A property whose type is inferred is known by name only: enough to see a clash.
                 pendingProperties[owner, default: [:]][name] = binding.typeAnnotation?.type
                 propertyNames[owner + "|" + name] = true
+                if !isStatic, !hasEffects, let type = binding.typeAnnotation?.type {
+                    readableProperties[owner, default: [:]][name] = (type, access)
+                }
             }
         }
         walker.onEnumCase = { [self] node, context in
-            guard let owner = context.ownerName, let info = types[owner], info.kind == .enum else { return }
+            // Not a case only some builds declare (`#if DEBUG` inside the enum).
+            guard let owner = context.ownerName, let info = types[owner], info.kind == .enum,
+                context.memberConditions.isEmpty
+            else { return }
             info.cases += node.elements.map(\.name.text)
         }
         walker.walk(file)

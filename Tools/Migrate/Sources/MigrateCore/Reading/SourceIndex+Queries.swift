@@ -105,32 +105,41 @@ extension SourceIndex {
         "complete", "completed", "completion", "finish", "finished", "end", "ended", "done", "closed",
     ]
 
+    /// Case names of an outcome that ends otherwise: an enum with one of these is a result, not
+    /// a stream of events whose last case says the operation is over.
+    static let failureCases: Set<String> = ["failed", "failure", "error", "cancelled", "canceled", "aborted"]
+
     /// How a value of `type` (a type of the sources, looked up first among the types nested in
     /// `scope`) says that the operation is over: an enum case named so (`.complete(…)`), of
-    /// the value itself or of one of its properties (Alamofire's `Stream.event`). The result is
-    /// a pattern's right-hand side for a value named `value`: `if case .complete = value.event`.
-    func terminalCase(of type: TypeSyntax, in scope: String?, value: String) -> (case: String, subject: String)? {
-        func info(_ type: TypeSyntax) -> TypeInfo? {
-            // A type nested in `scope` first, by the name written: a type alias of the same
-            // name elsewhere (Alamofire's `DataStreamTask.Stream`) does not hide it.
-            if let scope, let (written, _) = TypeText.nominal(type), let nested = types[scope + "." + written] {
-                return nested
+    /// the value itself or of one of its instance properties that `lowest` code can read
+    /// (Alamofire's `Stream.event`). The result is a pattern's right-hand side for a value named
+    /// `value`: `if case .complete = value.event`.
+    func terminalCase(of type: TypeSyntax, in scope: String?, value: String, lowest: Access) -> (
+        case: String, subject: String
+    )? {
+        // A type nested in `scopes` first, innermost first, by the name written: a type alias of
+        // the same name elsewhere (Alamofire's `DataStreamTask.Stream`) does not hide it.
+        func info(_ type: TypeSyntax, in scopes: [String]) -> TypeInfo? {
+            let written = TypeText.nominal(type)?.0
+            let expanded = TypeText.nominal(expand(type))?.0
+            for name in [written, expanded].compactMap({ $0 }) {
+                for scope in scopes { if let nested = types[scope + "." + name] { return nested } }
             }
-            guard let (name, _) = TypeText.nominal(expand(type)) else { return nil }
-            if let scope, let nested = types[scope + "." + name] { return nested }
-            return typeInfo(name)
+            return expanded.flatMap(typeInfo)
         }
         func terminal(_ info: TypeInfo) -> String? {
-            guard info.kind == .enum, !info.isFromInterface else { return nil }
-            return info.cases.first(where: { Self.terminalCases.contains($0) })
+            guard info.kind == .enum, !info.isFromInterface,
+                !info.cases.contains(where: Self.failureCases.contains)
+            else { return nil }
+            return info.cases.first(where: Self.terminalCases.contains)
         }
-        guard let found = info(type) else { return nil }
+        guard let found = info(type, in: scope.map { [$0] } ?? []) else { return nil }
         if let name = terminal(found) { return (name, value) }
         guard found.kind == .struct || found.kind == .class else { return nil }
-        for (property, propertyType) in found.properties.sorted(by: { $0.key < $1.key }) {
-            if let inner = info(propertyType) ?? types[found.name + "." + (TypeText.nominal(propertyType)?.0 ?? "")],
-                let name = terminal(inner)
-            {
+        let scopes = [found.name] + (scope.map { [$0] } ?? [])
+        for (property, declared) in (readableProperties[found.name] ?? [:]).sorted(by: { $0.key < $1.key })
+        where declared.access >= lowest {
+            if let inner = info(declared.type, in: scopes), let name = terminal(inner) {
                 return (name, value + "." + property)
             }
         }

@@ -180,6 +180,9 @@ final class SourceIndex {
     var pendingDefaultIsolation: [(info: TypeInfo, decl: DeclSyntax)] = []
     /// `Owner|name` of every property.
     var propertyNames: [String: Bool] = [:]
+    /// The instance properties a generated file may read (`value.event`), by owner: declared
+    /// with a type, not `static`, with no `async` or `throws` getter; and their access.
+    var readableProperties: [String: [String: (type: TypeSyntax, access: Access)]] = [:]
 
     /// Indexes `files`, then `interfaces` (other modules' declarations, from their symbol
     /// graphs or their sources), which add only the types the files do not declare.

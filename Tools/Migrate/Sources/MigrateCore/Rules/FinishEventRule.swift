@@ -74,10 +74,11 @@ struct FinishEventRule: Rule {
         let simple = SourceIndex.lastComponent(owner)
         // The deepest first: a cast to a subclass's subclass is tried before the cast to its parent.
         // Not a subclass that only some builds declare (`#if canImport(Darwin)`), nor one outside
-        // the public API (`@_spi`) for files compiled outside the module.
+        // the public API (`@_spi`) for files compiled outside the module, nor a generic one.
         let subclasses = index.types.keys.sorted().filter { name in
             guard let info = index.typeInfo(name), info.kind == .class, name != owner, info.access >= lowest,
-                info.conditions.isEmpty, !(context.options.publicOnly && info.spi != nil)
+                info.conditions.isEmpty, !(context.options.publicOnly && info.spi != nil),
+                info.genericParameterList.isEmpty  // `as? GenericRequest` cannot infer its parameter
             else {
                 return false
             }
@@ -106,8 +107,11 @@ struct FinishEventRule: Rule {
             else { continue }
             let names = ClosureName.words(entry.name)
             // `finish(completion:)`, `end(_:)`: an action that ends the request, not an event;
-            // `setFinishHandler(_:)`: a setter, which would replace the handler a user set.
-            guard let first = names.first, !Self.actions.contains(first), first != "set" else { continue }
+            // `setFinishHandler(_:)`, or one documented as setting or replacing its closure: a
+            // single slot, which registering would take from the handler a user set.
+            guard let first = names.first, !Self.actions.contains(first), first != "set",
+                !entry.summary.hasPrefix("sets "), !entry.summary.contains("replac")
+            else { continue }
             var event = FinishEvent(
                 name: entry.name, parameters: entry.parameters, returnsValue: entry.returnsValue,
                 handlerArity: closure.parameters.count)
@@ -118,7 +122,7 @@ struct FinishEventRule: Rule {
             {
                 found.append(event)
             } else if closure.parameters.count == 1, let value = closure.parameters.first,
-                let terminal = context.index.terminalCase(of: value, in: type, value: "value")
+                let terminal = context.index.terminalCase(of: value, in: type, value: "value", lowest: lowest)
             {
                 // A handler called with every event, the last of which says the request is over
                 // (Alamofire's `DataStreamRequest.responseStream(on:stream:)` and its `.complete`).
@@ -245,6 +249,55 @@ struct FinishEventRule: Rule {
             function: "Request.onRedirect(on:perform:)",
             after: .generated(
                 ["if let request = handle as? DataRequest {"], absent: ["as? SocketRequest", "as? PreviewRequest"]),
+            options: MigrationOptions(publicOnly: true)),
+        RuleExample(
+            "events a form could not read or wait for: no cast, and the form says when its loop ends",
+            before: """
+                \(requestBase)
+                public final class UpdateRequest: Request, @unchecked Sendable {
+                    public struct Update: Sendable {
+                        let state: State  // internal: a file outside the module cannot read it
+                        public static let last: State = .finished  // not the value's
+                        public var status: State { get throws { .finished } }  // needs `try`
+                        public let kind: Kind  // its own `Kind`, not the module's
+                        public enum Kind: Sendable { case data, heartbeat }
+                    }
+                    /// Adds a handler called with every update.
+                    public func onUpdate(on queue: DispatchQueue = .main, perform handler: @escaping @Sendable (Update) -> Void) -> Self { self }
+                }
+                public enum State: Sendable { case running, finished }
+                public enum Kind: Sendable { case started, done }
+                public final class OutcomeRequest: Request, @unchecked Sendable {
+                    public enum Outcome: Sendable { case completed(Int), failed(String) }
+                    /// Adds a handler called with the outcome: one that ends otherwise than `.completed`.
+                    public func onOutcome(on queue: DispatchQueue = .main, perform handler: @escaping @Sendable (Outcome) -> Void) -> Self { self }
+                }
+                public final class SlotRequest: Request, @unchecked Sendable {
+                    /// Sets the closure called whenever the state changes, replacing any previous one.
+                    public func onStateChange(on queue: DispatchQueue = .main, perform handler: @escaping @Sendable (State) -> Void) -> Self { self }
+                }
+                public final class GenericRequest<Body>: Request, @unchecked Sendable {
+                    /// Adds a handler to be called once the request has finished.
+                    public func response(queue: DispatchQueue = .main, completionHandler: @escaping @Sendable (Int) -> Void) -> Self { self }
+                }
+                public final class DebugRequest: Request, @unchecked Sendable {
+                    public enum Signal: Sendable {
+                        case data
+                        #if DEBUG
+                            case finished
+                        #endif
+                    }
+                    /// Adds a handler called with every signal.
+                    public func onSignal(on queue: DispatchQueue = .main, perform handler: @escaping @Sendable (Signal) -> Void) -> Self { self }
+                }
+                """,
+            function: "Request.onRedirect(on:perform:)",
+            after: .generated(
+                ["declares no finish event, so the loop ends only when the library releases"],
+                absent: [
+                    "as? UpdateRequest", "as? OutcomeRequest", "as? SlotRequest", "as? GenericRequest",
+                    "as? DebugRequest",
+                ]),
             options: MigrationOptions(publicOnly: true)),
         RuleExample(
             "no finish event (`finish(completion:)` is an action, `setFinishHandler(_:)` a setter): the form says when its loop ends",

@@ -188,6 +188,49 @@ struct ContinuationCallRule: CallRule {
                     + "continuation reached before"
             ]),
         CallExample(
+            "a continuation throwing nothing, in a function that throws a typed error: left alone",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async throws(FakeError) {
+                    let count = await withCheckedContinuation { continuation in
+                        api.measure("abc") { continuation.resume(returning: $0) }
+                    }
+                    trace.log("count \\(count)")
+                }
+                """,
+            after: .leftAlone(.continuation, "may not throw `any Error` (it throws nothing, or a typed error)")),
+        CallExample(
+            "a `catch` with a pattern before the one for every error: the note says so",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let count = await withCheckedContinuation { continuation in
+                            api.measure("abc") { continuation.resume(returning: $0) }
+                        }
+                        try trace.check("\\(count)")
+                        trace.log("count \\(count)")
+                    } catch is CancellationError {
+                        trace.log("cancelled")
+                    } catch {
+                        trace.failed(error)
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let count = try await api.measure("abc")
+                        try trace.check("\\(count)")
+                        trace.log("count \\(count)")
+                    } catch is CancellationError {
+                        trace.log("cancelled")
+                    } catch {
+                        trace.failed(error)
+                    }
+                }
+                """),
+            notes: ["(one whose pattern matches them first; the one for every error is at line 10)"]),
+        CallExample(
             "a continuation that returns a value where nothing may throw: left alone",
             before: """
                 func run(api: FakeAPI, trace: Trace) async {
@@ -199,7 +242,7 @@ struct ContinuationCallRule: CallRule {
                     trace.log("count \\(count)")
                 }
                 """,
-            after: .leftAlone(.continuation, "`withCheckedContinuation` does not throw, and neither may the code")),
+            after: .leftAlone(.continuation, "does not throw, and the code around it may not")),
         CallExample(
             "a handler that does more than resume the continuation: left alone",
             before: """

@@ -102,8 +102,8 @@ struct KeptHandleRule: CallRule {
         if !resumed.throwing, catcher == nil {
             return .leave(
                 .continuation,
-                "`\(resumed.wrapper.calledExpression.trimmedDescription)` does not throw, and neither may the code "
-                    + "around it: the awaited call throws (`AbandonedPromiseError` for a handler never called, "
+                "`\(resumed.wrapper.calledExpression.trimmedDescription)` does not throw, and the code around it may "
+                    + "not throw `any Error` (it throws nothing, or a typed error): the awaited call throws (`AbandonedPromiseError` for a handler never called, "
                     + "`CancellationError` for a cancelled task)")
         }
         rewrite.resumed = resumed
@@ -111,11 +111,16 @@ struct KeptHandleRule: CallRule {
         rewrite.hopsToMain = false
         rewrite.branches = HandlerBranches(valueName: nil, success: [], failure: [])
         rewrite.notes.append(ResumedContinuation.notes(cancelledHandle: handle))
-        if case .catchClause(let clause) = catcher {
+        if case .catchClause(let clause, let patternsFirst) = catcher {
             let line = SourceLocationConverter(fileName: rewrite.file, tree: clause.root)
                 .location(for: clause.positionAfterSkippingLeadingTrivia).line
+            let reached =
+                patternsFirst
+                ? "the `catch` clauses around the call (one whose pattern matches them first; the one for every "
+                    + "error is at line \(line))"
+                : "the `catch` at line \(line)"
             rewrite.notes.append(
-                "`AbandonedPromiseError` and `CancellationError` now reach the `catch` at line \(line)"
+                "`AbandonedPromiseError` and `CancellationError` now reach \(reached)"
                     + (resumed.throwing ? "" : ", which no error of the continuation reached before"))
         }
         return .proceed(rewrite)
@@ -123,23 +128,28 @@ struct KeptHandleRule: CallRule {
 
     /// What an error thrown at an expression reaches.
     private enum Catcher {
-        /// The first `catch` of a `do` around the expression that has one for every error.
-        case catchClause(CatchClauseSyntax)
+        /// The `catch` for every error of the innermost `do` around the expression that has
+        /// one; `patternsFirst` when a `catch` with a pattern (of it or of a `do` inside it)
+        /// sees the error first.
+        case catchClause(CatchClauseSyntax, patternsFirst: Bool)
         /// The throwing function or closure's caller.
         case caller
     }
 
-    /// Where an error thrown at `expression` goes, nil where `try` may not be written: a `do`
-    /// with a `catch` for every error around it, or its throwing function's or closure's caller.
+    /// Where an error thrown at `expression` goes, nil where `try` of any error may not be
+    /// written there: a `do` with a `catch` for every error around it, or its throwing
+    /// function's or closure's caller (not a typed `throws(E)`, which `any Error` cannot reach).
     private static func catcher(of expression: ExprSyntax, in context: CallContext?) -> Catcher? {
         var node = expression.parent
         var previous = Syntax(expression)
+        var patternsFirst = false
         while let current = node, current.id != context?.body.id {
-            if let statement = current.as(DoStmtSyntax.self), statement.body.id == previous.id,
-                statement.catchClauses.contains(where: { $0.catchItems.isEmpty }),
-                let clause = statement.catchClauses.first
-            {
-                return .catchClause(clause)
+            if let statement = current.as(DoStmtSyntax.self), statement.body.id == previous.id {
+                if let typed = statement.throwsClause?.type, !Self.isAnyError(typed) { return nil }
+                if let all = statement.catchClauses.first(where: { $0.catchItems.isEmpty }) {
+                    return .catchClause(all, patternsFirst: patternsFirst || statement.catchClauses.first?.id != all.id)
+                }
+                patternsFirst = patternsFirst || !statement.catchClauses.isEmpty
             }
             previous = current
             node = current.parent
@@ -150,7 +160,14 @@ struct KeptHandleRule: CallRule {
             ?? body.as(AccessorDeclSyntax.self)?.effectSpecifiers?.throwsClause
             ?? body.as(InitializerDeclSyntax.self)?.signature.effectSpecifiers?.throwsClause
             ?? body.as(ClosureExprSyntax.self)?.signature?.effectSpecifiers?.throwsClause
-        return throwsClause == nil ? nil : .caller
+        guard let throwsClause else { return nil }
+        if let typed = throwsClause.type, !Self.isAnyError(typed) { return nil }
+        return .caller
+    }
+
+    /// `any Error` or `Error`, as a typed `throws(…)` may spell what any untyped `throws` throws.
+    private static func isAnyError(_ type: TypeSyntax) -> Bool {
+        ["any Error", "Error", "Swift.Error", "any Swift.Error"].contains(type.trimmedDescription)
     }
 
     static let examples: [CallExample] = [
