@@ -109,12 +109,21 @@ public func storedPropertyLabels(of object: AnyObject) -> [String] {
 /// with every test that runs at once): a round trip through it costs a thread wake-up, not
 /// a wait for a test on another thread to finish its work.
 public func onAnotherThread(_ body: @escaping @Sendable () -> Void) async {
+    // `resume()` reads the continuation's context, which lives in the caller's async
+    // frame. If it runs before the task has suspended, the task goes on by itself, and on
+    // that path the runtime makes no acquire that ThreadSanitizer sees (it does for a task
+    // that suspended and is enqueued), so the caller's next async call, which reuses that
+    // frame memory, was reported as racing with the read. Resuming under a lock (pthread
+    // based, which ThreadSanitizer models) that the caller then takes once makes all the
+    // caller does next happen after the resume.
+    let order = NSLock()
     await withUnsafeContinuation { (done: UnsafeContinuation<Void, Never>) in
         startOnAnotherThread {
             body()
-            done.resume()
+            order.withLock { done.resume() }
         }
     }
+    order.withLock {}
 }
 
 /// Starts `body` on a thread of its own and returns at once: a serial queue of its own,
