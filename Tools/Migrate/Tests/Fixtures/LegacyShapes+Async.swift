@@ -9,6 +9,17 @@ import Dispatch
 import Foundation
 import FutureBridge
 
+/// Carries a cancel handle into the closure that cancels it: the `@Sendable` closure given
+/// to a stream's `StreamEnd.onStop`, or the `sending` closure given to `cancelOnRequest`,
+/// which FutureBridge runs in the caller's isolation. Not every SDK marks its handles
+/// `Sendable` (Combine's `AnyCancellable`, a request's task handle): the form touches the
+/// handle only there after the call that returned it, and a cancel method is made to be
+/// called while the operation runs.
+private nonisolated struct UncheckedCancelHandle<Handle>: @unchecked Sendable {
+    let value: Handle
+    nonisolated init(_ value: Handle) { self.value = value }
+}
+
 extension LegacyStore {
     /// Async form of `fetchUser(id:completion:)`.
     ///
@@ -297,14 +308,16 @@ extension LegacyStore {
     /// Syncs; returns a legacy ticket that is not `Sendable`.
     ///
     /// Cancelling the awaiting task calls `cancel()` on the `LegacyTicket` that `sync(completion:)`
-    /// returns, in the caller's isolation (the `LegacyTicket` is not `Sendable`).
+    /// returns, in the caller's isolation (the `LegacyTicket` is not `Sendable`: nothing else touches it
+    /// after the call).
     ///
     /// - Throws: The error the handler receives; `CancellationError` when the awaiting task is cancelled;
     ///   `AbandonedPromiseError` when the handler is released without being called.
     public nonisolated(nonsending) func sync() async throws {
         try await withPromise(of: Void.self) { promise in
-            let handle = sync(completion: promise.resolve)
-            promise.cancelOnRequest { handle.cancel() }
+            let cancellable = sync(completion: promise.resolve)
+            let handle = UncheckedCancelHandle(cancellable)
+            promise.cancelOnRequest { handle.value.cancel() }
         }
     }
 

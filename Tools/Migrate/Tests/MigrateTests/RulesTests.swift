@@ -115,12 +115,15 @@ struct RulesTests {
         let text = try #require(result.files.first?.text)
         #expect(text.contains("promise.cancelOnRequest { handle.value.cancel() }"), "\(text)")
         #expect(text.contains("end.onStop { handle.value.cancel() }"), "\(text)")
-        let comment = text.split(separator: "\n").prefix { !$0.hasPrefix("private struct UncheckedCancelHandle") }
-            .reversed().prefix { $0.hasPrefix("///") }.reversed().map { $0.dropFirst(4) }.joined(separator: " ")
+        let comment = text.split(separator: "\n").prefix {
+            !$0.hasPrefix("private nonisolated struct UncheckedCancelHandle")
+        }
+        .reversed().prefix { $0.hasPrefix("///") }.reversed().map { $0.dropFirst(4) }.joined(separator: " ")
         #expect(
             comment.contains(
                 "the `@Sendable` closure given to a stream's `StreamEnd.onStop`, or the `sending` closure given to "
                     + "`cancelOnRequest`, which FutureBridge runs in the caller's isolation"), "\(comment)")
+        #expect(comment.contains("the form touches the handle only there after the call that returned it"))
     }
 
     @Test("A value named after an acronym type reads as Swift names it (`httpResponse`, not `hTTPResponse`)")

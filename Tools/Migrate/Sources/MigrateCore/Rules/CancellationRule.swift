@@ -82,6 +82,23 @@ struct CancellationRule: Rule {
                 "@discardableResult",
             ])),
         RuleExample(
+            "a handle that is not Sendable, returned by a receiver that is not Sendable: carried in a box",
+            before: """
+                public final class Job { public func cancel() {} }
+                public final class Client {
+                    public func fetch(_ id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) -> Job {
+                        Job()
+                    }
+                }
+                """,
+            function: "Client.fetch(_:completion:)",
+            after: .generated(
+                [
+                    "let cancellable = fetch(id, completion: promise.resolve)",
+                    "let handle = UncheckedCancelHandle(cancellable)",
+                    "promise.cancelOnRequest { handle.value.cancel() }",
+                ], absent: ["promise.cancelOnRequest { handle.cancel() }"])),
+        RuleExample(
             "cancel() declared by a protocol the handle conforms to",
             before: """
                 public protocol Cancellable: Sendable { func cancel() }

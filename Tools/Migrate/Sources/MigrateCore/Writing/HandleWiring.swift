@@ -22,7 +22,9 @@ extension AsyncFormPlanner {
     /// A handle that is not `Sendable` is still cancelled when `sendsArguments` is true:
     /// every argument of the call is `Sendable`, so the handle the call returns belongs to
     /// no one else, and `cancelOnRequest` (which takes a `sending` closure and runs it in
-    /// the caller's isolation) can have it.
+    /// the caller's isolation) can have it, in an `UncheckedCancelHandle`: the compiler puts
+    /// the handle in the region of a receiver that is not `Sendable`, and nothing else
+    /// touches it after the call.
     func callWithHandle(
         _ site: FunctionSite, call: CallText, promise: String, sendsArguments: Bool = false
     ) -> ([String], HandleNote?, Bool) {
@@ -102,15 +104,18 @@ extension AsyncFormPlanner {
                 false
             )
         case .failure(.notSendable(let name, let method)) where sendsArguments:
+            // The handle shares the region of the receiver it came from, which the compiler
+            // cannot see through: the box carries it into the `sending` cancel handler, the only
+            // code that touches it after the call.
             let handle = site.freshName("handle", avoiding: [promise])
-            let call = (method.returnsValue ? "_ = " : "") + "\(handle)\(chain).\(method.name)()"
+            let call = (method.returnsValue ? "_ = " : "") + "\(handle).value\(chain).\(method.name)()"
             return (
-                assigned(handle) + ["\(promise).cancelOnRequest { \(call) }"],
+                assigned(handle, unchecked: true) + ["\(promise).cancelOnRequest { \(call) }"],
                 HandleNote(
                     documentation:
-                        "Cancelling the awaiting task calls `\(method.name)()` on the `\(name)` that \(returned), in the caller's isolation (the `\(name)` is not `Sendable`).",
+                        "Cancelling the awaiting task calls `\(method.name)()` on the `\(name)` that \(returned), in the caller's isolation (the `\(name)` is not `Sendable`: nothing else touches it after the call).",
                     report: "\(method.name)() on `\(name)` (not Sendable: in the caller's isolation)", cancels: true),
-                false
+                true
             )
         case .failure(.notSendable(let name, let method)):
             return notCancelled(
