@@ -44,6 +44,10 @@ public struct CallMigrator: Sendable {
             finder.walk(tree)
             let converted = decisions.filter { $0.entry.file == input.path && $0.edit != nil }
             var edits = converted.compactMap(\.edit)
+            // Each unit the compile gate may withdraw, with its edits.
+            var units: [(unit: EditUnit, edits: [LineEdit])] = converted.compactMap { decision in
+                decision.edit.map { (.function(decision.entry.function), [$0]) }
+            }
             var fanOuts: [(entry: Int, rewrite: CallRewrite)] = []
             // The calls inside a converted function are its async version's.
             let replaced = converted.compactMap(\.rewrite?.decl).map { $0.position..<$0.endPosition }
@@ -62,7 +66,11 @@ public struct CallMigrator: Sendable {
                     trailingClosure: StreamHandlers.hasOneTrailingClosure(call.node))
                 var outcome: CallOutcome
                 // A file that does not parse is never edited: the rewrite could lose what it misread.
-                let step = tree.hasError ? .leave(.syntaxErrors, "the file is not edited") : planner.plan(rewrite)
+                let withdrawn = options.withdrawn[.call(file: input.path, line: line)]
+                let step =
+                    tree.hasError
+                    ? .leave(.syntaxErrors, "the file is not edited")
+                    : withdrawn.map { .leave(.rejectedByCompiler, $0) } ?? planner.plan(rewrite)
                 switch step {
                 case .leave(let reason, let detail):
                     outcome = .leftAlone(reason, detail)
@@ -76,6 +84,7 @@ public struct CallMigrator: Sendable {
                         !new.contains(where: { overlaps($0, edits) })
                     {
                         edits += new
+                        units.append((.call(file: input.path, line: line), new))
                         outcome = .converted(notes: settled.notes)
                     } else {
                         outcome = .leftAlone(.handlerPattern, "the call shares its lines with other code")
@@ -86,12 +95,20 @@ public struct CallMigrator: Sendable {
                 reported.callsShim = entry.kind == .converted
                 entries.append(reported)
             }
-            edits += writer.fanOutEdits(fanOuts, besides: edits, entries: &entries)
+            let fanOutEdits = writer.fanOutEdits(fanOuts, besides: edits, entries: &entries)
+            edits += fanOutEdits
+            // The calls of the file's fan-outs are written together, and withdrawn together.
+            for (index, _) in fanOuts where entries[index].isConverted {
+                units.append((.call(file: input.path, line: entries[index].line), fanOutEdits))
+            }
             if !edits.isEmpty {
                 files.append(
                     EditedFile(
                         path: input.path, text: applying(edits, to: writer.lines).joined(separator: "\n"),
-                        diff: unifiedDiff(modifying: input.path, lines: writer.lines, edits: edits)))
+                        diff: unifiedDiff(modifying: input.path, lines: writer.lines, edits: edits),
+                        placements: units.flatMap { unit in
+                            outputRanges(of: unit.edits, among: edits).map { Placement(unit: unit.unit, lines: $0) }
+                        }))
             }
         }
         return CallMigrationResult(files: files, entries: entries, functions: decisions.map(\.entry))

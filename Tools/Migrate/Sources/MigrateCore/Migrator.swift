@@ -125,11 +125,12 @@ public struct Migrator: Sendable {
                 entries.append(ReportEntry(file: input.path, line: line, function: name, outcome: outcome, form: form))
             }
             if !members.isEmpty {
+                let (text, placements) = FileEmitter(options: options, index: index).placedFile(
+                    for: input, tree: parsed[inputs.firstIndex(of: input)!], members: members)
                 files.append(
                     GeneratedFile(
-                        path: Self.generatedPath(for: input.path, mode: options.mode),
-                        text: FileEmitter(options: options, index: index).file(
-                            for: input, tree: parsed[inputs.firstIndex(of: input)!], members: members)))
+                        path: Self.generatedPath(for: input.path, mode: options.mode), text: text,
+                        placements: placements))
             }
         }
         return MigrationResult(files: files, entries: entries, foreignFutures: foreignFutures)

@@ -48,28 +48,47 @@ struct CallsCommand: ParsableCommand {
             """)
     var summary = false
 
+    @OptionGroup var gates: GateOptions
+
     mutating func run() throws {
         let graphs = try symbolGraphs.flatMap { try SymbolGraph.load(from: URL(fileURLWithPath: $0)) }
         let context = try contextDirs.flatMap { try sourceInputs(under: URL(fileURLWithPath: $0)) }
+        var modules: [(root: URL, options: MigrationOptions, inputs: [SourceInput])] = []
         for sourcesDir in sourcesDirs {
-            let root = URL(fileURLWithPath: sourcesDir).standardizedFileURL
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue
-            else {
-                throw ValidationError("\(sourcesDir) is not a directory")
+            let root = try FutureBridgeMigrate.directory(sourcesDir)
+            modules.append(
+                (
+                    root, MigrationOptions(defaultIsolation: try isolation.resolved(sources: root)),
+                    try sourceInputs(under: root)
+                ))
+        }
+        var results: [(root: URL, result: CallMigrationResult)] = []
+        let reports = try gates.run(sources: modules.map(\.root), keep: write) { withdrawn in
+            results = modules.map { module in
+                var options = module.options
+                options.withdrawn = withdrawn
+                return (
+                    module.root,
+                    CallMigrator(options: options).migrate(module.inputs, symbolGraphs: graphs, context: context)
+                )
             }
-            let options = MigrationOptions(
-                defaultIsolation: try isolation.resolved(sources: root))
-            let result = CallMigrator(options: options).migrate(
-                try sourceInputs(under: root), symbolGraphs: graphs, context: context)
+            return results.flatMap { root, result in
+                result.files.map {
+                    GateFile(url: root.appendingPathComponent($0.path), text: $0.text, placements: $0.placements)
+                }
+            }
+        }
+        standardError(reports.tests)
+        for (root, result) in results {
             let module = root.lastPathComponent
-            let report = summary ? result.summary(module: module) : result.report(module: module)
-            FileHandle.standardError.write(Data(report.utf8))
+            standardError(summary ? result.summary(module: module) : result.report(module: module))
+        }
+        standardError(reports.build)
+        for (root, result) in results {
             for file in result.files {
                 let target = root.appendingPathComponent(file.path)
                 if write {
-                    try Data(file.text.utf8).write(to: target)
-                    FileHandle.standardError.write(Data("edited \(FutureBridgeMigrate.display(target))\n".utf8))
+                    standardError("edited \(FutureBridgeMigrate.display(target))\n")
                 } else if !summary {
                     let path = FutureBridgeMigrate.display(target)
                     // The diff names the file as given; printed, as the command's other paths are.

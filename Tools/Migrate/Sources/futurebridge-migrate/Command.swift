@@ -89,52 +89,76 @@ struct FutureBridgeMigrate: ParsableCommand {
     @Flag(help: "Print only the summary of each module, not one line per function.")
     var summary = false
 
+    @OptionGroup var gates: GateOptions
+
     mutating func run() throws {
-        var options = MigrationOptions(
-            mode: legacyShims ? .legacyShims : .asyncForms, publicOnly: publicOnly, imports: imports,
-            oneShot: Set(oneShot), multiShot: Set(multiShot), cancelMethods: cancelMethods)
         let graphs = try symbolGraphs.flatMap { try SymbolGraph.load(from: URL(fileURLWithPath: $0)) }
         let context = try contextDirs.flatMap { try sourceInputs(under: URL(fileURLWithPath: $0)) }
-        var results: [(root: URL, result: MigrationResult)] = []
-        for sourcesDir in sourcesDirs {
-            let root = URL(fileURLWithPath: sourcesDir).standardizedFileURL
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue
-            else {
-                throw ValidationError("\(sourcesDir) is not a directory")
-            }
+        let roots = try sourcesDirs.map(Self.directory)
+        var modules: [(root: URL, output: URL, options: MigrationOptions, inputs: [SourceInput])] = []
+        for root in roots {
+            var options = MigrationOptions(
+                mode: legacyShims ? .legacyShims : .asyncForms, publicOnly: publicOnly, imports: imports,
+                oneShot: Set(oneShot), multiShot: Set(multiShot), cancelMethods: cancelMethods)
             options.defaultIsolation = try isolation.resolved(sources: root)
-            let result = Migrator(options: options).migrate(
-                try sourceInputs(under: root), symbolGraphs: graphs, context: context)
-            let module = Self.moduleName(root)
-            let report =
-                summary
-                ? result.summary(mode: options.mode, module: module)
-                : result.report(mode: options.mode, module: sourcesDirs.count > 1 ? module : nil)
-            FileHandle.standardError.write(Data(report.utf8))
-            results.append((root, result))
-        }
-
-        for (root, result) in results {
             // Several modules under one output directory: one folder each.
-            let outputRoot =
+            let output =
                 outputDir.map { URL(fileURLWithPath: $0).standardizedFileURL }
-                .map { results.count > 1 ? $0.appendingPathComponent(root.lastPathComponent) : $0 } ?? root
-            if write {
-                do {
-                    for target in try writeNewFiles(result.files, under: outputRoot) {
-                        FileHandle.standardError.write(Data("wrote \(Self.display(target))\n".utf8))
-                    }
-                } catch let error as ExistingFilesError {
-                    throw ValidationError(error.description)
+                .map { roots.count > 1 ? $0.appendingPathComponent(root.lastPathComponent) : $0 } ?? root
+            modules.append((root, output, options, try sourceInputs(under: root)))
+        }
+        var results: [(root: URL, output: URL, result: MigrationResult)] = []
+        let plan = { (withdrawn: Withdrawals) -> [GateFile] in
+            results = modules.map { module in
+                var options = module.options
+                options.withdrawn = withdrawn
+                let result = Migrator(options: options).migrate(module.inputs, symbolGraphs: graphs, context: context)
+                return (module.root, module.output, result)
+            }
+            return results.flatMap { _, output, result in
+                result.files.map {
+                    GateFile(url: output.appendingPathComponent($0.path), text: $0.text, placements: $0.placements)
                 }
-            } else if !summary {
-                for file in result.files {
-                    let target = outputRoot.appendingPathComponent(file.path)
+            }
+        }
+        if write {
+            // Nothing is replaced: checked once, for every file the tool may write.
+            let existing = plan([:]).map(\.url).filter { FileManager.default.fileExists(atPath: $0.path) }
+            guard existing.isEmpty else {
+                throw ValidationError(ExistingFilesError(paths: existing.map(\.path)).description)
+            }
+        }
+        let reports = try gates.run(sources: roots, keep: write, plan: plan)
+        standardError(reports.tests)
+        for (root, _, result) in results {
+            let module = Self.moduleName(root)
+            standardError(
+                summary
+                    ? result.summary(mode: legacyShims ? .legacyShims : .asyncForms, module: module)
+                    : result.report(
+                        mode: legacyShims ? .legacyShims : .asyncForms, module: results.count > 1 ? module : nil))
+        }
+        standardError(reports.build)
+        for (_, output, result) in results {
+            for file in result.files {
+                let target = output.appendingPathComponent(file.path)
+                if write {
+                    standardError("wrote \(Self.display(target))\n")
+                } else if !summary {
                     print(unifiedDiff(creating: Self.display(target), text: file.text), terminator: "")
                 }
             }
         }
+    }
+
+    /// `path` as a directory URL, or a usage error.
+    static func directory(_ path: String) throws -> URL {
+        let root = URL(fileURLWithPath: path).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("\(path) is not a directory")
+        }
+        return root
     }
 
     /// The module a sources directory holds: its name, or its parent's when it is a

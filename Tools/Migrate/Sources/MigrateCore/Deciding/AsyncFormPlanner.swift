@@ -16,6 +16,9 @@ struct AsyncFormPlanner {
 
     /// nil when the function takes no completion handler.
     func plan(_ site: FunctionSite) -> Plan? {
+        if let message = options.withdrawn[.form(function: site.displayName)] {
+            return .skipped(.rejectedByCompiler, message)
+        }
         let parameters = site.parameters
         let handlerIndices = parameters.indices.filter { handlerType(parameters[$0]) != nil }
         if handlerIndices.isEmpty, let value = futureValue(site) { return futurePlan(site, value: value) }

@@ -60,20 +60,13 @@ struct FunctionPlanner {
         while progress {
             progress = false
             for (rewrite, writer) in candidates where settled[rewrite.site.displayName] == nil {
-                var walk = CompletionPathRule.Walk(
-                    writer: writer, counterparts: counterparts, planner: planner, index: index,
-                    pending: { PropagationRule.decide($0, candidates: keys, settled: settled) }, function: rewrite)
-                let outcome: Result<FunctionRewrite, FunctionLeave>
-                do {
-                    if let body = rewrite.decl.body { try walk.screenNeither(body) }
-                    walk.function.body = try walk.path(
-                        Array(rewrite.decl.body?.statements ?? []), indent: "", tail: true, atEnd: true, bound: [])
-                    outcome =
-                        (CompletionHopRule.check(walk.function) ?? PyramidFunctionRule.checkTaskDelivery(walk.function))
-                        .map { .failure($0) } ?? .success(PyramidFunctionRule.notingMainActorDelivery(walk.function))
-                } catch {
-                    outcome = .failure(error)
-                }
+                let outcome =
+                    options.withdrawn[.function(rewrite.site.displayName)].map {
+                        .failure(FunctionLeave(reason: .rejectedByCompiler, line: rewrite.site.line, detail: $0))
+                    }
+                    ?? convert(rewrite, writer: writer, counterparts: counterparts, planner: planner) {
+                        PropagationRule.decide($0, candidates: keys, settled: settled)
+                    }
                 if case .failure(let leave) = outcome, leave.line == 0, leave.detail == PropagationRule.waiting.detail {
                     continue
                 }
@@ -112,6 +105,26 @@ struct FunctionPlanner {
             decisions.append(Decision(entry: Self.entry(rewrite.site, rewrite.file, leave), edit: nil))
         }
         return decisions.sorted { ($0.entry.file, $0.entry.line) < ($1.entry.file, $1.entry.line) }
+    }
+
+    /// The function's async version, written over the calls it awaits; `pending` says which
+    /// of them wait for another function of the module to be settled.
+    private func convert(
+        _ rewrite: FunctionRewrite, writer: CallSiteWriter, counterparts: AsyncCounterparts,
+        planner: CallSitePlanner, pending: @escaping (AsyncCounterparts.Entry) -> FunctionLeave?
+    ) -> Result<FunctionRewrite, FunctionLeave> {
+        var walk = CompletionPathRule.Walk(
+            writer: writer, counterparts: counterparts, planner: planner, index: index, pending: pending,
+            function: rewrite)
+        do {
+            if let body = rewrite.decl.body { try walk.screenNeither(body) }
+            walk.function.body = try walk.path(
+                Array(rewrite.decl.body?.statements ?? []), indent: "", tail: true, atEnd: true, bound: [])
+            return (CompletionHopRule.check(walk.function) ?? PyramidFunctionRule.checkTaskDelivery(walk.function))
+                .map { .failure($0) } ?? .success(PyramidFunctionRule.notingMainActorDelivery(walk.function))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The async functions of the form files this tool wrote (`+Async.swift`), by

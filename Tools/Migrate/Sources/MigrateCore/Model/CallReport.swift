@@ -26,6 +26,7 @@ public enum LeaveReason: String, CaseIterable, Sendable, Comparable {
     case calleeLeftAlone = "calls a function left alone"
     case generatedForm = "has a form the generator wrote"
     case dispatchGroup = "DispatchGroup fan-out"
+    case rejectedByCompiler = "rejected by the compiler"
 
     public static func < (lhs: LeaveReason, rhs: LeaveReason) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -49,6 +50,11 @@ public struct CallReportEntry: Sendable, Equatable {
     public var outcome: CallOutcome
     /// The function called is one this run converted: the call reaches its shim.
     public var callsShim = false
+
+    /// Whether the call was rewritten.
+    public var isConverted: Bool {
+        if case .converted = outcome { true } else { false }
+    }
 
     /// A call of a shim left alone in async code: the shim is marked `@available(*, renamed:)`,
     /// so the compiler warns "consider using asynchronous alternative function" there.
@@ -81,6 +87,8 @@ public struct EditedFile: Sendable, Equatable {
     public var text: String
     /// The unified diff from the old text (paths as given).
     public var diff: String
+    /// Where each converted call and function lies in the new text, for the compile gate.
+    public var placements: [Placement] = []
 }
 
 /// The rewritten files and the report of every call considered.
@@ -98,7 +106,7 @@ public struct CallMigrationResult: Sendable {
     }
 
     public var convertedCount: Int {
-        entries.filter { if case .converted = $0.outcome { true } else { false } }.count
+        entries.filter(\.isConverted).count
     }
 
     /// Every call, a blank line, then the summary.

@@ -38,6 +38,9 @@ public struct MigrationOptions: Sendable, Equatable {
     /// without an isolation of its own main-actor isolated, as the compiler does (SE-0466).
     /// Nil: nonisolated.
     public var defaultIsolation: String?
+    /// What the compile gate withdrew: the planners leave these units out, and report each
+    /// with the compiler's message.
+    public var withdrawn: Withdrawals = [:]
 
     public init(
         mode: MigrationMode = .asyncForms, publicOnly: Bool = false, imports: [String] = [],

@@ -27,10 +27,13 @@ public struct GeneratedFile: Sendable, Equatable {
     /// The path, relative to the sources directory (or to the output directory).
     public var path: String
     public var text: String
+    /// Where each generated form lies in the text, for the compile gate.
+    public var placements: [Placement]
 
-    public init(path: String, text: String) {
+    public init(path: String, text: String, placements: [Placement] = []) {
         self.path = path
         self.text = text
+        self.placements = placements
     }
 }
 
@@ -61,6 +64,7 @@ public enum SkipReason: String, CaseIterable, Sendable, Comparable {
     case isolatedParameter = "isolated parameter"
     case mutating = "mutating"
     case optionalRequirement = "optional protocol requirement"
+    case rejectedByCompiler = "rejected by the compiler"
 
     public static func < (lhs: SkipReason, rhs: SkipReason) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -100,6 +104,8 @@ public enum SkipReason: String, CaseIterable, Sendable, Comparable {
         case .isolatedParameter: "an isolated parameter cannot be forwarded to a task"
         case .mutating: "a mutating method cannot be called from the escaping bridge"
         case .optionalRequirement: "an optional protocol requirement may not exist"
+        case .rejectedByCompiler:
+            "the compile gate built the form with the package's own build, the compiler rejected it, and it was withdrawn"
         }
     }
 }

@@ -27,6 +27,10 @@ public func sourceInputs(under root: URL) throws -> [SourceInput] {
 public struct ExistingFilesError: Error, CustomStringConvertible {
     public var paths: [String]
 
+    public init(paths: [String]) {
+        self.paths = paths
+    }
+
     public var description: String {
         "refusing to overwrite existing files (nothing was written):\n"
             + paths.map { "  " + $0 }.joined(separator: "\n")

@@ -8,6 +8,14 @@ struct FileEmitter {
     let index: SourceIndex
 
     func file(for input: SourceInput, tree: SourceFileSyntax, members: [GeneratedMember]) -> String {
+        placedFile(for: input, tree: tree, members: members).text
+    }
+
+    /// The file's text, and where each member lies in it (for the compile gate).
+    func placedFile(for input: SourceInput, tree: SourceFileSyntax, members: [GeneratedMember]) -> (
+        text: String, placements: [Placement]
+    ) {
+        var placements: [Placement] = []
         let fileName = input.path.split(separator: "/").last.map(String.init) ?? input.path
         var lines = header(fileName: fileName)
         lines.append("")
@@ -18,13 +26,17 @@ struct FileEmitter {
         // the library it wraps has none.
         let nonisolated = options.defaultIsolation == nil ? "" : "nonisolated "
         if members.contains(where: \.needsUncheckedHandle) {
+            // Always nonisolated: a form of a library's module may be compiled in an app target
+            // isolated to the main actor by default.
             lines += [
                 "",
-                "/// Carries a Combine cancel handle into the closure that cancels it: the `@Sendable` closure",
-                "/// given to a stream's `StreamEnd.onStop`, or the `sending` closure given to",
-                "/// `cancelOnRequest`, which FutureBridge runs in the caller's isolation. `cancel()` may be",
-                "/// called from any thread, but not every SDK marks the handle `Sendable`.",
-                "private \(nonisolated)struct UncheckedCancelHandle<Handle>: @unchecked Sendable {",
+                "/// Carries a cancel handle into the closure that cancels it: the `@Sendable` closure given",
+                "/// to a stream's `StreamEnd.onStop`, or the `sending` closure given to `cancelOnRequest`,",
+                "/// which FutureBridge runs in the caller's isolation. Not every SDK marks its handles",
+                "/// `Sendable` (Combine's `AnyCancellable`, a request's task handle): the form touches the",
+                "/// handle only there after the call that returned it, and a cancel method is made to be",
+                "/// called while the operation runs.",
+                "private nonisolated struct UncheckedCancelHandle<Handle>: @unchecked Sendable {",
                 "    let value: Handle",
                 "    nonisolated init(_ value: Handle) { self.value = value }",
                 "}",
@@ -94,19 +106,22 @@ struct FileEmitter {
             if let header = group.header {
                 lines += group.availability.map { pad + $0 }
                 lines.append(pad + header + " {")
-                lines += body(group.members, indent: pad + "    ")
+                lines += body(group.members, indent: pad + "    ", from: lines.count, placements: &placements)
                 lines.append(pad + "}")
             } else {
-                lines += body(group.members, indent: pad)
+                lines += body(group.members, indent: pad, from: lines.count, placements: &placements)
             }
             if outer != nil { lines.append("#endif") }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return (lines.joined(separator: "\n") + "\n", placements)
     }
 
     /// The members, separated by blank lines, each inside its own `#if` conditions
-    /// (consecutive members under the same conditions share one block).
-    private func body(_ members: [GeneratedMember], indent: String) -> [String] {
+    /// (consecutive members under the same conditions share one block). `placements` gets
+    /// each member's lines, the body starting after line `base` of the file.
+    private func body(_ members: [GeneratedMember], indent: String, from base: Int, placements: inout [Placement])
+        -> [String]
+    {
         var lines: [String] = []
         var open: [String] = []
         for (offset, member) in members.enumerated() {
@@ -120,6 +135,11 @@ struct FileEmitter {
                 lines.append("")
             }
             let pad = indent + (conditions.isEmpty ? "" : "    ")
+            let first = base + lines.count + 1
+            placements.append(
+                Placement(
+                    unit: .form(function: member.site.displayName),
+                    lines: first...first + max(member.lines.count, 1) - 1))
             lines += member.lines.map { $0.isEmpty ? "" : pad + $0 }
         }
         if !open.isEmpty { lines.append(indent + "#endif") }

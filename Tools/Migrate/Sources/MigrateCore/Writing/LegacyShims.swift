@@ -15,6 +15,9 @@ struct LegacyShimPlanner {
     /// nil when the function is not async.
     func plan(_ site: FunctionSite) -> Plan? {
         guard site.isAsync else { return nil }
+        if let message = options.withdrawn[.form(function: site.displayName)] {
+            return .skipped(.rejectedByCompiler, message)
+        }
         if let last = site.parameters.last, forms.handlerType(last) != nil {
             return .skipped(.alreadyAsync, "async and takes a handler")
         }

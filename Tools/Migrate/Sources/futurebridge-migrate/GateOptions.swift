@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import MigrateCore
+
+/// The compile gate and the test gate, for both commands.
+struct GateOptions: ParsableArguments {
+    @Flag(
+        name: .customLong("no-build"),
+        help: """
+            Do not build what the tool writes (a dry run that nothing checked): the report says so. By default \
+            the package is built before and after, and each edit the compiler rejects is withdrawn.
+            """)
+    var noBuild = false
+
+    @Option(
+        name: .customLong("build-command"),
+        help: """
+            The package's build, run by /bin/sh in --build-directory (default: `swift build --build-tests` in \
+            the directory of the nearest Package.swift above the sources). For an Xcode project: \
+            `xcodebuild -scheme App build-for-testing`.
+            """)
+    var buildCommand: String?
+
+    @Option(
+        name: .customLong("build-directory"),
+        help:
+            "Where the build and test commands run (default: the nearest directory above the sources with a Package.swift)."
+    )
+    var buildDirectory: String?
+
+    @Flag(help: "Run the package's tests before and after the edits, and list every test whose result changed.")
+    var test = false
+
+    @Option(
+        name: .customLong("test-command"),
+        help:
+            "The package's tests, run by /bin/sh (default: `swift test`); implies --test. `xcodebuild -scheme App test`."
+    )
+    var testCommand: String?
+
+    /// The build the compile gate runs, nil with `--no-build`.
+    func build(sources: [URL]) throws -> BuildCommand? {
+        guard !noBuild else { return nil }
+        return BuildCommand(shell: buildCommand ?? "swift build --build-tests", directory: try directory(sources))
+    }
+
+    /// The tests the test gate runs, nil without `--test` or `--test-command`.
+    func tests(sources: [URL]) throws -> BuildCommand? {
+        guard test || testCommand != nil else { return nil }
+        return BuildCommand(shell: testCommand ?? "swift test", directory: try directory(sources))
+    }
+
+    private func directory(_ sources: [URL]) throws -> URL {
+        if let buildDirectory { return URL(fileURLWithPath: buildDirectory) }
+        let packages = Set(sources.map { BuildCommand.packageDirectory(above: $0) })
+        guard packages.count == 1, let package = packages.first! else {
+            throw ValidationError(
+                packages.count > 1
+                    ? "the sources are in several packages: name the build with --build-directory (and --build-command)"
+                    : "no Package.swift above the sources: name the build with --build-command and --build-directory "
+                        + "(an Xcode project: `xcodebuild -scheme App build-for-testing`), or pass --no-build")
+        }
+        return package
+    }
+
+    /// What the gates report: the tests whose result changed (first in the report), and the
+    /// build that checked the edits with what it withdrew.
+    struct Reports {
+        var tests = ""
+        var build = ""
+    }
+
+    /// Runs the compile gate over `plan` (and the test gate, if asked), keeping the edits that
+    /// built when `keep`. With `--no-build`, writes the plan as it is (when `keep`) and says
+    /// that nothing was checked.
+    func run(sources: [URL], keep: Bool, plan: (Withdrawals) throws -> [GateFile]) throws -> Reports {
+        guard let build = try build(sources: sources) else {
+            if keep {
+                for file in try plan([:]) {
+                    try FileManager.default.createDirectory(
+                        at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try Data(file.text.utf8).write(to: file.url)
+                }
+            } else {
+                _ = try plan([:])
+            }
+            return Reports(build: "not checked: --no-build, so nothing the tool wrote was compiled\n")
+        }
+        let tests = try tests(sources: sources)
+        let before = try tests.map { command in
+            standardError("running the tests before the edits: \(command)\n")
+            let result = try runShellCommand(command)
+            return TestRun(output: result.output, succeeded: result.succeeded)
+        }
+        standardError("building with the edits: \(build)\n")
+        var reports = Reports()
+        do {
+            let outcome = try CompileGate(command: build).run(keep: keep, plan: plan) { _ in
+                guard let tests, let before else { return }
+                standardError("running the tests after the edits: \(tests)\n")
+                let result = try runShellCommand(tests)
+                reports.tests = TestRun.report(
+                    before: before, after: TestRun(output: result.output, succeeded: result.succeeded), command: tests)
+            }
+            reports.build = outcome.report
+            return reports
+        } catch let error as BuildFailedBeforeEditsError {
+            throw ValidationError(error.description + "\n(pass --no-build to write the edits unchecked)")
+        }
+    }
+}
+
+/// Writes `text` to standard error.
+func standardError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+}
