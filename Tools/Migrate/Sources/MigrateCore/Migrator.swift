@@ -85,15 +85,27 @@ public struct Migrator: Sendable {
         }
 
         // Two overloads with one async form: the first keeps it. A type whose protocol
-        // requirement has a form in the protocol's extension: that form serves the type.
+        // requirement has a form in the protocol's extension: that form serves the type. An
+        // override of a method whose form is in its superclass's extension: that form calls the
+        // override (and a form declared in an extension cannot be overridden).
         var signatures: Set<String> = []
         var protocolForms: [String: Set<String>] = [:]
+        var typeForms: [String: Set<String>] = [:]
         for (_, _, filePlans) in plans {
             for (site, _, _, plan) in filePlans {
-                guard case .generated(let member) = plan, let site, site.isProtocolMember,
-                    let owner = site.context.ownerName
-                else { continue }
-                protocolForms[SourceIndex.lastComponent(owner), default: []].insert(member.memberKey)
+                guard case .generated(let member) = plan, let site, let owner = site.context.ownerName else { continue }
+                let owning = SourceIndex.lastComponent(owner)
+                if site.isProtocolMember {
+                    protocolForms[owning, default: []].insert(member.memberKey)
+                } else if !site.isOverride {
+                    typeForms[owning, default: []].insert(member.memberKey)
+                }
+            }
+        }
+        func covering(_ site: FunctionSite?, _ member: GeneratedMember, _ forms: [String: Set<String>]) -> String? {
+            guard let owner = site?.context.ownerName else { return nil }
+            return index.allConformances(of: owner).first {
+                $0 != SourceIndex.lastComponent(owner) && forms[$0]?.contains(member.memberKey) ?? false
             }
         }
         var entries: [ReportEntry] = []
@@ -108,13 +120,10 @@ public struct Migrator: Sendable {
                     outcome = .skipped(reason, detail)
                 case .generated(let member):
                     outcome = .generated(member.note)
-                    if let site, let owner = site.context.ownerName,
-                        let covering = index.allConformances(of: owner).first(where: {
-                            $0 != SourceIndex.lastComponent(owner)
-                                && protocolForms[$0]?.contains(member.memberKey) ?? false
-                        })
-                    {
+                    if let covering = covering(site, member, protocolForms) {
                         outcome = .skipped(.coveredByProtocol, "`\(covering)`")
+                    } else if site?.isOverride == true, let superclass = covering(site, member, typeForms) {
+                        outcome = .skipped(.coveredBySuperclass, "`\(superclass)`")
                     } else if !signatures.insert(member.signatureKey).inserted {
                         outcome = .skipped(.duplicate, "")
                     } else {

@@ -52,6 +52,11 @@ struct FunctionSite {
         return owner.kind == .protocol || ownerInfo?.kind == .protocol
     }
 
+    /// Marked `override`: the method overrides one of a superclass.
+    var isOverride: Bool {
+        decl.modifiers.contains { $0.name.tokenKind == .keyword(.override) }
+    }
+
     /// `@available(*, noasync)`: not to be called from async code.
     var isNoasync: Bool {
         decl.attributes.contains { element in

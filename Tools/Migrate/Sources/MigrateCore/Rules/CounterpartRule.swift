@@ -144,6 +144,23 @@ struct CounterpartRule: Rule {
 
     static let examples: [RuleExample] = [
         RuleExample(
+            "an override of a method with a form: the superclass's form calls the override (none in an extension)",
+            before: """
+                open class Request: @unchecked Sendable {
+                    @discardableResult
+                    open func response(completion: @escaping @Sendable (Result<Int, any Error>) -> Void) -> Self { self }
+                }
+                public final class DataRequest: Request, @unchecked Sendable {
+                    @discardableResult
+                    public override func response(
+                        completion: @escaping @Sendable (Result<Int, any Error>) -> Void
+                    ) -> Self { self }
+                }
+                """,
+            function: "DataRequest.response(completion:)",
+            after: .skipped(.coveredBySuperclass, "`Request`"),
+            options: MigrationOptions(oneShot: ["response"])),
+        RuleExample(
             "with --public-only, an internal async function is no counterpart: the module's users cannot call it",
             before: internalCounterpart,
             function: "Client.speech(query:completion:)",
