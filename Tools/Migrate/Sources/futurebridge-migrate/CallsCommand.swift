@@ -18,6 +18,13 @@ struct CallsCommand: ParsableCommand {
             callback pyramid) gets an async version, and its old signature becomes a shim over it, marked \
             `@available(*, renamed:)`; its callers follow, to a fixpoint, and the report lists the chains.
 
+            The module's own callback functions get their async forms in the same run (in <File>+Async.swift, \
+            as the default command writes them), over the edited sources: the calls that await them, the \
+            functions converted and the forms are built and checked together.
+
+            The package is built before and after (see --no-build): each edit the compiler rejects is \
+            withdrawn, with what depends on it, and reported with the compiler's message.
+
             Without --write, prints the edits as a unified diff on standard output (`git apply -p0`); the \
             report goes to standard error.
             """
@@ -62,30 +69,52 @@ struct CallsCommand: ParsableCommand {
                     try sourceInputs(under: root)
                 ))
         }
-        var results: [(root: URL, result: CallMigrationResult)] = []
-        let reports = try gates.run(sources: modules.map(\.root), keep: write) { withdrawn in
+        var results: [(root: URL, result: CallMigrationResult, forms: MigrationResult)] = []
+        let plan = { (withdrawn: Withdrawals) -> [GateFile] in
             results = modules.map { module in
                 var options = module.options
                 options.withdrawn = withdrawn
-                return (
-                    module.root,
-                    CallMigrator(options: options).migrate(module.inputs, symbolGraphs: graphs, context: context)
-                )
+                let calls = CallMigrator(options: options).migrate(
+                    module.inputs, symbolGraphs: graphs, context: context)
+                // The forms the calls await, written by the generator over the edited sources (so the
+                // functions made async here have their async versions, and get no form).
+                let edited = Dictionary(calls.files.map { ($0.path, $0.text) }) { first, _ in first }
+                let inputs = module.inputs.map { SourceInput(path: $0.path, text: edited[$0.path] ?? $0.text) }
+                let forms = Migrator(options: options).migrate(inputs, symbolGraphs: graphs, context: context)
+                return (module.root, calls, forms)
             }
-            return results.flatMap { root, result in
-                result.files.map {
+            return results.flatMap { root, calls, forms in
+                calls.files.map {
                     GateFile(url: root.appendingPathComponent($0.path), text: $0.text, placements: $0.placements)
                 }
+                    + forms.files.map {
+                        GateFile(url: root.appendingPathComponent($0.path), text: $0.text, placements: $0.placements)
+                    }
             }
         }
+        // A form file is new: one that exists is never replaced.
+        let existing = plan([:]).map(\.url).filter { url in
+            Migrator.isGenerated(url.path) && FileManager.default.fileExists(atPath: url.path)
+        }
+        guard existing.isEmpty else {
+            throw ValidationError(ExistingFilesError(paths: existing.map(\.path)).description)
+        }
+        let reports = try gates.run(sources: modules.map(\.root), keep: write, plan: plan)
         standardError(reports.tests)
-        for (root, result) in results {
+        for (root, calls, forms) in results {
             let module = root.lastPathComponent
-            standardError(summary ? result.summary(module: module) : result.report(module: module))
+            standardError(summary ? calls.summary(module: module) : calls.report(module: module))
+            if !forms.entries.isEmpty {
+                standardError(
+                    "forms the calls await, and the module's other callback functions:\n"
+                        + (summary
+                            ? forms.summary(mode: .asyncForms, module: module)
+                            : forms.report(mode: .asyncForms, module: module)))
+            }
         }
         standardError(reports.build)
-        for (root, result) in results {
-            for file in result.files {
+        for (root, calls, forms) in results {
+            for file in calls.files {
                 let target = root.appendingPathComponent(file.path)
                 if write {
                     standardError("edited \(FutureBridgeMigrate.display(target))\n")
@@ -94,6 +123,14 @@ struct CallsCommand: ParsableCommand {
                     // The diff names the file as given; printed, as the command's other paths are.
                     let hunks = file.diff.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false).last!
                     print("--- \(path)\n+++ \(path)\n" + hunks, terminator: "")
+                }
+            }
+            for file in forms.files {
+                let target = root.appendingPathComponent(file.path)
+                if write {
+                    standardError("wrote \(FutureBridgeMigrate.display(target))\n")
+                } else if !summary {
+                    print(unifiedDiff(creating: FutureBridgeMigrate.display(target), text: file.text), terminator: "")
                 }
             }
         }
