@@ -71,7 +71,7 @@ public enum SkipReason: String, CaseIterable, Sendable, Comparable {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 
-    /// What the reason means, for the README and `--help`.
+    /// What the reason means, for the rule reference (`Rules.md`) and `--help`.
     public var explanation: String {
         switch self {
         case .alreadyAsync: "the function is async already and takes a handler: nothing to bridge"

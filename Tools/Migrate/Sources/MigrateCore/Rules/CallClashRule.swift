@@ -1,7 +1,10 @@
 /// A form that would change what existing code calls: a synchronous function or a property that
 /// a call with the form's labels reaches, or a call of the module's own that a scoped form would take over.
 struct CallClashRule: Rule {
-    static let summary = "No new declaration changes what an existing call means."
+    static let summary =
+        "No new declaration changes what an existing call means: no form where a synchronous function or a "
+        + "property of its name is reached with its labels, or where existing trailing-closure calls would "
+        + "type-check against it (a scoped form whose body takes what the handler took)."
 
     /// Whether `call` calls the function of `site` (its trailing closure as the last
     /// parameter, the handler), so that a form with all its labels would take it over.

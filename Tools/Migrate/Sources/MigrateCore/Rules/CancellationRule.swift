@@ -1,7 +1,11 @@
 /// How a form stops the operation when the awaiting task is cancelled (or the stream ends):
 /// through the handle the function returns, or the owner's `stop…()`; or why it cannot.
 struct CancellationRule: Rule {
-    static let summary = "Cancelling the awaiting task, or ending the stream, stops the operation where something can."
+    static let summary =
+        "Cancelling the awaiting task, or ending the stream, stops the operation where something can: through "
+        + "what the function returns (`cancel()`, `invalidate()`, `stop()`, `abort()`, a `cancel…()`, its own, "
+        + "inherited or from a protocol, or the method `--cancel-method` names), or the owner's `stopX()` beside "
+        + "`startX(…)`. Where nothing can, the form's documentation says so."
 
     /// `stop()`): the owner's own method stops what the function started. A failure when
     /// the stop method cannot be called from a closure that is not isolated.

@@ -3,7 +3,10 @@ import SwiftSyntax
 /// Whether a handler is called many times (events, progress, observations): then the function
 /// gets a stream form, never a one-shot form.
 struct MultiShotRule: Rule {
-    static let summary = "A handler called for events, progress or observations gets a stream form."
+    static let summary =
+        "A handler called for events, progress or observations gets a stream form: one named so (`onChange`, "
+        + "`progress`, `observe…`), of a function named so or that returns an observation, kept by the body in "
+        + "storage named for events (`listeners`), or named by `--multi-shot` (`--one-shot` says otherwise)."
 
     /// Why the handler is called more than once (so the function gets a stream form), or
     /// nil for a one-shot completion handler. `--one-shot` and `--multi-shot` decide first.

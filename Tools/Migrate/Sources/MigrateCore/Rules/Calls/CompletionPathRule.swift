@@ -15,6 +15,7 @@ struct CompletionPathRule: DocumentedFunctionRule {
         + "is reported with its line and the function left alone."
 
     /// What the walk needs: the file's text, the counterparts, and the call rules.
+    /// The path's last call, awaited, is in `CompletionPathRule+AwaitedCall.swift`.
     struct Walk {
         let writer: CallSiteWriter
         let counterparts: AsyncCounterparts
@@ -31,11 +32,11 @@ struct CompletionPathRule: DocumentedFunctionRule {
             writer.converter.location(for: node.positionAfterSkippingLeadingTrivia).line
         }
 
-        private func fail(_ reason: LeaveReason, _ node: some SyntaxProtocol, _ detail: String) -> FunctionLeave {
+        func fail(_ reason: LeaveReason, _ node: some SyntaxProtocol, _ detail: String) -> FunctionLeave {
             FunctionLeave(reason: reason, line: line(node), detail: detail)
         }
 
-        private func uses(_ items: [some SyntaxProtocol]) -> Bool {
+        func uses(_ items: [some SyntaxProtocol]) -> Bool {
             CallRewrite.uses(function.completion, in: items)
         }
 
@@ -132,7 +133,7 @@ struct CompletionPathRule: DocumentedFunctionRule {
         }
 
         /// Nothing runs after the handler's call but `return`.
-        private func checkRest(
+        func checkRest(
             _ call: FunctionCallExprSyntax, item: CodeBlockItemSyntax, rest: [CodeBlockItemSyntax], tail: Bool
         ) throws(FunctionLeave) {
             if let next = rest.first, !(rest.count == 1 && CallRewrite.endsWithReturn(rest)) {
@@ -193,126 +194,6 @@ struct CompletionPathRule: DocumentedFunctionRule {
             return items.flatMap { writer.leadingBlank($0) + writer.block([$0], indent: indent + "    ", hop: false) }
         }
 
-        /// The last call of the path, with a handler that reaches the completion: awaited.
-        private mutating func awaited(
-            _ call: FunctionCallExprSyntax, item: CodeBlockItemSyntax, indent: String, atEnd: Bool, bound: Set<String>
-        ) throws(FunctionLeave) -> [String] {
-            let (name, labels) = CompletionPathRule.nameAndLabels(call)
-            let trailing = call.trailingClosure != nil
-            let matches = counterparts.entries(name: name, argumentLabels: labels, trailingClosure: trailing)
-            guard !matches.isEmpty else {
-                throw fail(.completionEscapes, call, "`\(name)` has no async counterpart")
-            }
-            if let handler = call.trailingClosure ?? call.arguments.last?.expression.as(ClosureExprSyntax.self) {
-                try screen(handler)
-            }
-            var rewrite = CallRewrite(
-                call: call, file: function.file, line: line(call), context: CallContext(of: call, index: index),
-                matches: matches)
-            rewrite.declaringOwners = counterparts.declaringOwners(
-                name: name, argumentLabels: labels, trailingClosure: trailing)
-            rewrite.statement = item
-            rewrite = try receiver(rewrite, name: name)
-            if var pending = pending(rewrite.matches[0].0) {
-                if pending.line == 0, pending.detail != PropagationRule.waiting.detail { pending.line = line(call) }
-                throw pending
-            }
-            if let forward = try forwarded(rewrite, indent: indent, atEnd: atEnd) { return forward }
-            guard case .proceed(let settled) = planner.planInner(rewrite) else {
-                if case .leave(let reason, let detail) = planner.planInner(rewrite) {
-                    throw fail(reason, call, "`\(name)`: \(detail)")
-                }
-                return []
-            }
-            guard let branches = settled.branches, let entry = settled.entry else { return [] }
-            function.awaited.append(entry)
-            function.notes += settled.notes
-            let errorName = branches.errorName ?? "error"
-            let text = writer.callText(settled, entry: entry)
-            let awaited: String
-            if let value = branches.valueName {
-                awaited = "let \(value) = try await \(text)"
-            } else {
-                awaited = (entry.shape.valueText == nil ? "" : "_ = ") + "try await \(text)"
-            }
-            var values = bound
-            if let value = branches.valueName { values.insert(value) }
-            let moved = [branches.success, branches.failure].compactMap { items in
-                items.first.map { $0.position.utf8Offset..<items.last!.endPosition.utf8Offset }
-            }
-            let comments =
-                writer.leadingComments(item, indent: indent)
-                + writer.comments(in: item, outside: moved).map { indent + $0 }
-            if let hop = rethrow(branches.failure, errorName: errorName, bound: bound) {
-                if let hop { function.hops.append(hop) }
-                if branches.failure.isEmpty {
-                    function.notes.removeAll { $0 == ValueHandlerRule.swallowed }
-                    function.notes.append(CompletionPathRule.noError)
-                }
-                let success = try path(branches.success, indent: indent, tail: true, atEnd: atEnd, bound: values)
-                return comments + [indent + awaited] + success
-            }
-            let success = try path(
-                branches.success, indent: indent + "    ", tail: true, atEnd: false, bound: values)
-            let failure = try path(
-                branches.failure, indent: indent + "    ", tail: true, atEnd: false, bound: bound.union([errorName]))
-            if success.contains(where: { $0.contains("try ") || $0.contains("throw ") }) {
-                throw fail(
-                    .handlerPattern, call,
-                    "the failure code does more than pass the error on, and the success code may throw into it")
-            }
-            let binding = branches.errorName.map { $0 == "error" ? "" : " let \($0)" } ?? ""
-            return comments + [indent + "do {", indent + "    " + awaited] + success
-                + [indent + "} catch\(binding) {"] + failure + [indent + "}"]
-        }
-
-        /// The functions the call reaches by its receiver's type (``ReceiverTypeRule``), before
-        /// one of the module is matched by its name: `api.save(…)` inside `Saver.save` is the
-        /// API's, not itself. A receiver of unknown type is not taken for a type of the module.
-        private func receiver(_ rewrite: CallRewrite, name: String) throws(FunctionLeave) -> CallRewrite {
-            var rewrite = rewrite
-            switch ReceiverTypeRule().decide(rewrite, in: planner.context) {
-            case .leave(let reason, let detail): throw fail(reason, rewrite.call, "`\(name)`: \(detail)")
-            case .proceed(let filtered): rewrite = filtered
-            }
-            if ReceiverType.of(rewrite.call) == .unknown {
-                rewrite.matches.removeAll { match in
-                    match.0.owner != nil && (match.0.kind == .converted || pending(match.0) != nil)
-                }
-                guard !rewrite.matches.isEmpty else {
-                    throw fail(
-                        .receiverUnknown, rewrite.call,
-                        "`\(name)`: the receiver's type is not written, and only a type of the module declares it")
-                }
-            }
-            return rewrite
-        }
-
-        /// A `return` in a handler (outside the closures in it) with no call of the completion
-        /// before it in its block: a path that never calls the completion, whichever rule would
-        /// drop the statement around it (`guard let self else { return }`, `guard let value else
-        /// { return }`). A call inside a branch or a loop before it (`if ok { completion(…) }`)
-        /// is not on every path to the `return`: it does not count.
-        private func screen(_ handler: ClosureExprSyntax) throws(FunctionLeave) {
-            for exit in ReturnFinder.all(in: handler.statements) {
-                guard let item = exit.parent?.as(CodeBlockItemSyntax.self),
-                    let block = item.parent?.as(CodeBlockItemListSyntax.self)
-                else { continue }
-                let before = block.prefix { $0.id != item.id }.filter { !Self.branches($0) }
-                if !uses(Array(before) + [item]) {
-                    throw fail(.completionNeverCalled, exit, "`return` before calling `\(function.completion)`")
-                }
-            }
-        }
-
-        /// `if`, `switch` and loops: statements whose code may not run on every path; and `guard`,
-        /// whose `else` never runs on the path past it.
-        private static func branches(_ item: CodeBlockItemSyntax) -> Bool {
-            let node = item.item.as(ExpressionStmtSyntax.self).map { Syntax($0.expression) } ?? Syntax(item.item)
-            return node.is(IfExprSyntax.self) || node.is(SwitchExprSyntax.self) || node.is(ForStmtSyntax.self)
-                || node.is(WhileStmtSyntax.self) || node.is(RepeatStmtSyntax.self) || node.is(GuardStmtSyntax.self)
-        }
-
         /// `completion(nil, nil)` anywhere in the function, for a `(T?, Error?)` handler: the async
         /// version returns a value or throws, so that path cannot be kept (its shim would deliver an
         /// error where the caller got neither).
@@ -326,54 +207,8 @@ struct CompletionPathRule: DocumentedFunctionRule {
                     + "or throw")
         }
 
-        /// A handler that passes what it receives to the function's handler, of the same shape
-        /// (directly or from a hop to the main queue): `return try await f(…)`.
-        private mutating func forwarded(_ rewrite: CallRewrite, indent: String, atEnd: Bool) throws(FunctionLeave)
-            -> [String]?
-        {
-            guard
-                let handler = rewrite.call.trailingClosure
-                    ?? rewrite.call.arguments.last?.expression.as(
-                        ClosureExprSyntax.self),
-                let first = handler.statements.first, let (call, hop) = completionCall(first) ?? self.hop(first),
-                let names = CallRewrite.parameterNames(of: handler),
-                call.arguments.map(\.expression.trimmedDescription) == names,
-                case .proceed(let settled) = planner.planInner(rewrite, forwarding: true), let entry = settled.entry,
-                entry.shape.name == function.shape.name, entry.shape.valueText == function.valueType
-            else { return nil }
-            try checkRest(call, item: first, rest: Array(handler.statements.dropFirst()), tail: true)
-            function.awaited.append(entry)
-            function.notes += settled.notes
-            if case .optionalValueAndError = function.shape {
-                function.notes.append(CompletionPathRule.neitherPassed(entry.displayName))
-            }
-            function.hops.append(hop)
-            let text = "try await " + writer.callText(settled, entry: entry)
-            let statement: [String]
-            if function.valueType != nil {
-                statement = ["return " + text]
-            } else {
-                statement = [text] + (atEnd ? [] : ["return"])
-            }
-            return writer.leadingComments(rewrite.statement!, indent: indent) + statement.map { indent + $0 }
-        }
-
-        /// Whether the failure code only passes the awaited call's error on (or is empty: the
-        /// errors only the async form throws, for a handler without an error): nil when it does
-        /// more, else whether it hopped to the main queue to do it (nil inside for empty code).
-        private func rethrow(_ failure: [CodeBlockItemSyntax], errorName: String, bound: Set<String>) -> Bool?? {
-            guard let first = failure.first else { return .some(nil) }
-            guard failure.count == 1 || (failure.count == 2 && CallRewrite.endsWithReturn(failure)),
-                let (call, hop) = completionCall(first) ?? self.hop(first),
-                case .error(let error) = CompletionCallRule.outcome(
-                    call, shape: function.shape, bound: bound.union([errorName])),
-                error == errorName
-            else { return nil }
-            return .some(hop)
-        }
-
         /// `completion(…)` as a statement.
-        private func completionCall(_ item: CodeBlockItemSyntax) -> (call: FunctionCallExprSyntax, hop: Bool)? {
+        func completionCall(_ item: CodeBlockItemSyntax) -> (call: FunctionCallExprSyntax, hop: Bool)? {
             guard let call = CompletionPathRule.statementCall(item),
                 call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == function.completion
             else { return nil }
@@ -381,7 +216,7 @@ struct CompletionPathRule: DocumentedFunctionRule {
         }
 
         /// `DispatchQueue.main.async { completion(…) }` (``CompletionHopRule``).
-        private func hop(_ item: CodeBlockItemSyntax) -> (call: FunctionCallExprSyntax, hop: Bool)? {
+        func hop(_ item: CodeBlockItemSyntax) -> (call: FunctionCallExprSyntax, hop: Bool)? {
             guard let inner = CompletionHopRule.peel(item), let found = completionCall(inner) else { return nil }
             return (found.call, true)
         }
@@ -435,7 +270,7 @@ struct CompletionPathRule: DocumentedFunctionRule {
 }
 
 /// The `return`s of a statement, outside the closures in it.
-private final class ReturnFinder: SyntaxVisitor {
+final class ReturnFinder: SyntaxVisitor {
     var found: [ReturnStmtSyntax] = []
 
     static func first(in node: some SyntaxProtocol) -> ReturnStmtSyntax? {
