@@ -10,10 +10,9 @@
 #   swift package resolve
 #   swift run --package-path .build/checkouts/FutureBridge/Tools/Migrate \
 #       --scratch-path .build/futurebridge-migrate futurebridge-migrate calls Sources/App --write
-#   (the same) futurebridge-migrate Sources/App --write
-# (`calls` first: the module's own callback pyramids are converted before forms exist.)
-# and checks that the async form was written, that the call site now awaits it, and that
-# the package builds in Swift 6 mode with warnings as errors.
+# (one command: the calls and the module's forms, built together by the tool's compile gate)
+# and checks that the async form was written, that the call site now awaits it, that the
+# gate built the package, and that the package builds in Swift 6 mode with warnings as errors.
 #
 #   bash Scripts/check-migrate-from-user-package.sh [SCRATCH_DIR]
 #
@@ -102,8 +101,13 @@ run swift build -Xswiftc -warnings-as-errors  # the package as it is today compi
 tool=(swift run --package-path .build/checkouts/FutureBridge/Tools/Migrate
     --scratch-path .build/futurebridge-migrate futurebridge-migrate)
 run "${tool[@]}" calls Sources/App --write
-run "${tool[@]}" Sources/App --write
 run swift build -Xswiftc -warnings-as-errors
+
+if ! grep -q 'checked by the compiler: `swift build --build-tests` in .*; 0 edits withdrawn' "$log"; then
+    cat "$log"
+    echo "migrate from a user package: FAILED (the compile gate did not check the edits, or withdrew one)"
+    exit 1
+fi
 
 if [[ ! -f Sources/App/Catalog+Async.swift ]]; then
     cat "$log"
@@ -120,4 +124,4 @@ if [[ -n "$(git -C .build/checkouts/FutureBridge status --porcelain)" ]]; then
     echo "migrate from a user package: FAILED (the run left files in the checkout)"
     exit 1
 fi
-echo "migrate from a user package: forms written, a call converted, built ($((SECONDS - start)) s, $package)"
+echo "migrate from a user package: forms written, a call converted, checked by the gate, built ($((SECONDS - start)) s, $package)"

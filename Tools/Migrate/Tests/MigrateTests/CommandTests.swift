@@ -12,14 +12,14 @@ let migrateExecutable: URL? = {
     return nil
 }()
 
-/// Runs the executable; returns its status, standard output and standard error. Unless
-/// `built`, with `--no-build`: the sources of these tests are loose files in a temporary
+/// Runs the executable; returns its status, standard output and standard error. With
+/// `noBuild`, passes `--no-build`: the sources of most tests are loose files in a temporary
 /// directory, with no package to build (the gate's own tests build one).
-func run(_ arguments: [String], built: Bool = false) throws -> (status: Int32, output: String, errors: String) {
+func run(_ arguments: [String], noBuild: Bool = true) throws -> (status: Int32, output: String, errors: String) {
     let process = Process()
     guard let migrateExecutable else { throw CocoaError(.fileNoSuchFile) }
     process.executableURL = migrateExecutable
-    process.arguments = arguments + (built ? [] : ["--no-build"])
+    process.arguments = arguments + (noBuild ? ["--no-build"] : [])
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output

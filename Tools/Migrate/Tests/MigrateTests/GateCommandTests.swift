@@ -131,7 +131,7 @@ struct GateCommandTests {
             }
         }
 
-        let dryRun = try await offThePool { try run([sources, "--one-shot", "response", "--test"], built: true) }
+        let dryRun = try await offThePool { try run([sources, "--one-shot", "response", "--test"], noBuild: false) }
         #expect(dryRun.status == 0, "\(dryRun.errors)")
         #expect(
             dryRun.errors.contains(
@@ -154,7 +154,7 @@ struct GateCommandTests {
         #expect(!FileManager.default.fileExists(atPath: generated.path), "a dry run leaves no file")
 
         let written = try await offThePool {
-            try run([sources, "--one-shot", "response", "--write", "--summary"], built: true)
+            try run([sources, "--one-shot", "response", "--write", "--summary"], noBuild: false)
         }
         #expect(written.status == 0, "\(written.errors)")
         let text = try String(contentsOf: generated, encoding: .utf8)
@@ -175,7 +175,7 @@ struct GateCommandTests {
         try Data("let broken: Int = \"\"".utf8).write(to: broken)
         defer { try? FileManager.default.removeItem(at: broken) }
 
-        let refused = try await offThePool { try run([sources.path, "--write"], built: true) }
+        let refused = try await offThePool { try run([sources.path, "--write"], noBuild: false) }
         #expect(refused.status != 0)
         #expect(refused.errors.contains("the package does not build before any edit"))
         #expect(refused.errors.contains("Broken.swift:1:"))
@@ -193,7 +193,7 @@ struct GateCommandTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data("func f(completion: @escaping @Sendable (Error?) -> Void) {}".utf8).write(
             to: directory.appendingPathComponent("F.swift"))
-        let result = try run([directory.path], built: true)
+        let result = try run([directory.path], noBuild: false)
         #expect(result.status != 0)
         #expect(result.errors.contains("no Package.swift above the sources: name the build with --build-command"))
     }

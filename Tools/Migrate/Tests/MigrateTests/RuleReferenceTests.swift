@@ -17,7 +17,7 @@ struct RuleReferenceTests {
         "`futurebridge-migrate rules` prints the page",
         .enabled(if: migrateExecutable != nil, "the futurebridge-migrate executable was not found"))
     func command() throws {
-        let rules = try run(["rules"])
+        let rules = try run(["rules"], noBuild: false)
         #expect(rules.status == 0)
         #expect(rules.output == RuleReference.markdown())
     }
