@@ -38,12 +38,17 @@ public struct MigrationOptions: Sendable, Equatable {
     /// without an isolation of its own main-actor isolated, as the compiler does (SE-0466).
     /// Nil: nonisolated.
     public var defaultIsolation: String?
+    /// What the compiler wrote while building the module (``CompilerIndex``, read from its
+    /// index store): resolved types, type aliases, conformances and overrides come from it, and
+    /// the syntax's guesses only where it has no answer. Nil: the sources' syntax alone.
+    public var compilerIndex: CompilerIndex?
 
     public init(
         mode: MigrationMode = .asyncForms, publicOnly: Bool = false, imports: [String] = [],
         oneShot: Set<String> = [], multiShot: Set<String> = [], cancelMethods: [String] = [],
-        defaultIsolation: String? = nil
+        defaultIsolation: String? = nil, compilerIndex: CompilerIndex? = nil
     ) {
+        self.compilerIndex = compilerIndex
         self.cancelMethods = cancelMethods
         self.defaultIsolation = defaultIsolation
         self.mode = mode

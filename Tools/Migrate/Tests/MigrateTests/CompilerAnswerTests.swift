@@ -1,0 +1,50 @@
+import Foundation
+import MigrateCore
+import Testing
+
+/// Issue 43's defects, each found on real code where the tool guessed from syntax what the
+/// compiler knows: with the package's index (``IndexedPackage``), the forms follow the
+/// compiler's answers.
+@Suite("Forms written from the compiler's answers", .timeLimit(.minutes(5)))
+struct CompilerAnswerTests {
+    /// The async forms the tool writes for the package's source, given its index.
+    static func migrated() throws -> (text: String, entries: [ReportEntry]) {
+        let options = MigrationOptions(compilerIndex: try IndexedPackage.require().index)
+        let input = SourceInput(path: "Net/Net.swift", text: IndexedPackage.source)
+        let result = Migrator(options: options).migrate([input])
+        return (result.files.map(\.text).joined(separator: "\n"), result.entries)
+    }
+
+    /// The entry of the report for the function declared on the line containing `text`.
+    static func entry(_ entries: [ReportEntry], at text: String) throws -> ReportEntry {
+        try #require(entries.first { $0.line == IndexedPackage.line(of: text) })
+    }
+
+    @Test("A Result behind a generic type alias is thrown, not returned")
+    func genericAliasResult() throws {
+        let (text, entries) = try Self.migrated()
+        #expect(text.contains("func load<T: Decodable & Sendable>(_ path: String) async throws -> T {"))
+        #expect(!text.contains("-> NetResult<T>"))
+        #expect(try Self.entry(entries, at: "func load<T").outcome == .generated("(Result<T, E>) -> Void"))
+    }
+
+    @Test("Two protocols' nested aliases of the same name: each function reads its own")
+    func nestedAliases() throws {
+        let (text, entries) = try Self.migrated()
+        #expect(text.contains("func request(_ url: URL) async throws -> (Data?, URLResponse?) {"))
+        #expect(text.contains("func request(_ key: String) async throws -> Data {"))
+        #expect(try Self.entry(entries, at: "func request(_ url").outcome == .generated("(A?, B?, Error?) -> Void"))
+        #expect(try Self.entry(entries, at: "func request(_ key").outcome == .generated("(T?, Error?) -> Void"))
+    }
+
+    @Test("A conformance declared in an extension of another module's type counts")
+    func extensionConformance() throws {
+        let (text, entries) = try Self.migrated()
+        let requirement = try Self.entry(entries, at: "    func fetch(_ path")
+        #expect(requirement.outcome == .generated("(Result<T, E>) -> Void"))
+        #expect(text.contains("extension Fetching {"))
+        #expect(
+            try Self.entry(entries, at: "public func fetch(_ path").outcome
+                == .skipped(.coveredByProtocol, "`Fetching`"))
+    }
+}
