@@ -47,4 +47,14 @@ struct CompilerAnswerTests {
             try Self.entry(entries, at: "public func fetch(_ path").outcome
                 == .skipped(.coveredByProtocol, "`Fetching`"))
     }
+
+    @Test("Overloads that differ in their response (Void, or a Decodable) each get their form")
+    func overloadsByResponse() throws {
+        let (text, entries) = try Self.migrated()
+        #expect(text.contains("func send(_ endpoint: Endpoint) async throws {"))
+        #expect(text.contains("func send<T: Decodable & Sendable>(_ endpoint: Endpoint) async throws -> T {"))
+        let sends = entries.filter { $0.function == "API.send(_:completion:)" }
+        #expect(sends.count == 2)
+        #expect(sends.allSatisfy { $0.outcome == .generated("(Result<T, E>) -> Void") })
+    }
 }

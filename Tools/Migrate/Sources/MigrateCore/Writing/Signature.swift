@@ -19,9 +19,13 @@ extension AsyncFormPlanner {
         site.decl.genericWhereClause?.requirements.map { text($0.with(\.trailingComma, nil)) } ?? []
     }
 
-    /// `name(label:Type,...)` of a form with these parameters: what tells two forms apart.
+    /// `name<T: Decodable>(label:Type,...)` of a form with these parameters: what tells two
+    /// forms apart. The generic signature counts: `send<T: Decodable>(_:) -> T` beside
+    /// `send(_:)` (a `Void` response) is an overload, not the same form.
     func formKey(_ site: FunctionSite, _ parameters: [Parameter]) -> String {
-        site.name + "(" + parameters.map { ($0.label ?? "_") + ":" + text($0.type) }.joined(separator: ",") + ")"
+        let generics = genericParameters(site) + whereRequirements(site)
+        return site.name + (generics.isEmpty ? "" : "<" + generics.joined(separator: ",") + ">") + "("
+            + parameters.map { ($0.label ?? "_") + ":" + text($0.resolvedType ?? $0.type) }.joined(separator: ",") + ")"
     }
 
     func ownerKey(_ site: FunctionSite) -> String {
