@@ -57,4 +57,27 @@ struct CompilerAnswerTests {
         #expect(sends.count == 2)
         #expect(sends.allSatisfy { $0.outcome == .generated("(Result<T, E>) -> Void") })
     }
+
+    @Test("An override's form would be declared in an extension, which cannot be overridden: the base's serves it")
+    func overrideCoveredByBase() throws {
+        let (text, entries) = try Self.migrated()
+        #expect(try Self.entry(entries, at: "open func refresh").outcome == .generated("(Error?) -> Void"))
+        #expect(
+            try Self.entry(entries, at: "override public func refresh").outcome
+                == .skipped(.coveredByOverridden, "`Base.refresh(completion:)`"))
+        #expect(!text.contains("extension Sub {"))
+    }
+
+    @Test("The forms written with the index compile with the package's source", .enabled(if: BuiltModules.enabled))
+    func formsCompile() throws {
+        let (text, _) = try Self.migrated()
+        let result = try BuiltModules.withDirectory { directory in
+            let source = directory.appendingPathComponent("Net.swift")
+            let forms = directory.appendingPathComponent("Net+Async.swift")
+            try IndexedPackage.source.write(to: source, atomically: true, encoding: .utf8)
+            try text.write(to: forms, atomically: true, encoding: .utf8)
+            return try BuiltModules.swiftc(["-typecheck", "-module-name", "Net", source.path, forms.path])
+        }
+        #expect(result.status == 0, "\(result.output)")
+    }
 }

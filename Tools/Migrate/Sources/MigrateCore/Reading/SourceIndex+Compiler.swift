@@ -86,6 +86,19 @@ extension SourceIndex {
         return symbols.flatMap { compiler.conformances(ofUSR: $0.usr) }.map(\.name)
     }
 
+    /// `Base.refresh(completion:)`: the class method of the module that the method declared at
+    /// `file:line` overrides, as the compiler recorded it; nil without an index, or for a
+    /// method that overrides none of the module's (a protocol's requirement is no override).
+    func overriddenMethod(file: String, line: Int) -> String? {
+        guard let compiler, let declaration = compiler.declaration(file: file, line: line) else { return nil }
+        for method in compiler.overridden(byUSR: declaration.symbol.usr) {
+            let owners = compiler.definitionRelations(of: method.usr, .childOf)
+            guard let owner = owners.first, owner.kind == .class else { continue }
+            return owner.name + "." + method.name
+        }
+        return nil
+    }
+
     static func parsedType(_ text: String) -> TypeSyntax? {
         let tree = Parser.parse(source: "typealias Resolved = " + text)
         return tree.statements.first?.item.as(TypeAliasDeclSyntax.self)?.initializer.value
