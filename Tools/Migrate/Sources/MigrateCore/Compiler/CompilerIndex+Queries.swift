@@ -60,42 +60,37 @@ extension CompilerIndex {
     /// The protocols and superclasses of the type `usr`, directly or not, including those
     /// declared in extensions (`extension URLSession: Fetching`).
     public func conformances(ofUSR usr: String) -> [IndexSymbol] {
-        var result: [IndexSymbol] = []
-        var queue = [usr]
-        var seen: Set<String> = [usr]
-        while !queue.isEmpty {
-            let current = queue.removeFirst()
-            let targets = [current] + extensions(ofUSR: current)
-            for target in targets {
-                for occurrence in occurrences(ofUSR: target)
-                where occurrence.relations.contains(where: { $0.symbol.usr == target && $0.roles.contains(.baseOf) }) {
-                    guard seen.insert(occurrence.symbol.usr).inserted else { continue }
-                    result.append(occurrence.symbol)
-                    queue.append(occurrence.symbol.usr)
-                }
+        reached(from: usr) { current in
+            ([current] + extensions(ofUSR: current)).flatMap { target in
+                occurrences(ofUSR: target).filter { occurrence in
+                    occurrence.relations.contains { $0.symbol.usr == target && $0.roles.contains(.baseOf) }
+                }.map(\.symbol)
             }
         }
-        return result
     }
 
     /// The types that conform to (or inherit from) `usr`, directly or not, the conformances
     /// declared in extensions included.
     public func conformingTypes(toUSR usr: String) -> [IndexSymbol] {
+        reached(from: usr) { current in
+            occurrences(ofUSR: current).filter { $0.symbol.usr == current }.flatMap { occurrence in
+                occurrence.relations.filter { $0.roles.contains(.baseOf) }.flatMap { relation in
+                    relation.symbol.kind == .extension
+                        ? extendedTypes(ofExtension: relation.symbol.usr) : [relation.symbol]
+                }
+            }
+        }
+    }
+
+    /// The symbols reached from `usr` by `step`, step after step, each once, nearest first.
+    private func reached(from usr: String, _ step: (String) -> [IndexSymbol]) -> [IndexSymbol] {
         var result: [IndexSymbol] = []
         var queue = [usr]
         var seen: Set<String> = [usr]
         while !queue.isEmpty {
-            let current = queue.removeFirst()
-            for occurrence in occurrences(ofUSR: current) where occurrence.symbol.usr == current {
-                for relation in occurrence.relations where relation.roles.contains(.baseOf) {
-                    let types =
-                        relation.symbol.kind == .extension
-                        ? extendedTypes(ofExtension: relation.symbol.usr) : [relation.symbol]
-                    for type in types where seen.insert(type.usr).inserted {
-                        result.append(type)
-                        queue.append(type.usr)
-                    }
-                }
+            for symbol in step(queue.removeFirst()) where seen.insert(symbol.usr).inserted {
+                result.append(symbol)
+                queue.append(symbol.usr)
             }
         }
         return result
