@@ -48,6 +48,15 @@ struct CompilerAnswerTests {
                 == .skipped(.coveredByProtocol, "`Fetching`"))
     }
 
+    @Test("An opaque parameter (`some P`) reads the same in a requirement and in its implementation")
+    func opaqueParameters() throws {
+        let (text, entries) = try Self.migrated()
+        #expect(text.contains("func load(on scheduler: some Scheduler) async throws -> Int {"))
+        #expect(
+            try Self.entry(entries, at: "public func load(on scheduler").outcome
+                == .skipped(.coveredByProtocol, "`Store`"))
+    }
+
     @Test("Overloads that differ in their response (Void, or a Decodable) each get their form")
     func overloadsByResponse() throws {
         let (text, entries) = try Self.migrated()

@@ -75,6 +75,18 @@ enum IndexedPackage {
             }
         }
 
+        public protocol Scheduler: Sendable {}
+
+        public protocol Store {
+            func load(on scheduler: some Scheduler, completion: @escaping @Sendable (Result<Int, any Error>) -> Void)
+        }
+
+        public final class MemoryStore: Store {
+            public init() {}
+            public func load(on scheduler: some Scheduler, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+            }
+        }
+
         public final class Box<Value: Sendable>: Sendable {
             public init() {}
             public func open<Key: Hashable>(_ key: Key, completion: @escaping @Sendable (NetResult<[Key: Value]>) -> Void) {}

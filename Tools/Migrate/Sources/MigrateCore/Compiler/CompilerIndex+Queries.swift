@@ -3,10 +3,7 @@ extension CompilerIndex {
     /// The function, method or initializer declared (or defined) at `file:line` (the line of
     /// its name), if the index has one there.
     public func declaration(file: String, line: Int) -> IndexOccurrence? {
-        occurrences(inFile: file).first {
-            $0.line == line && $0.symbol.kind.isCallable && !$0.roles.contains(.implicit)
-                && !$0.roles.isDisjoint(with: [.definition, .declaration])
-        }
+        callables(file: file, line: line).first
     }
 
     /// The resolved signature of the function declared at `file:line`: its parameter types
@@ -61,11 +58,7 @@ extension CompilerIndex {
     /// declared in extensions (`extension URLSession: Fetching`).
     public func conformances(ofUSR usr: String) -> [IndexSymbol] {
         reached(from: usr) { current in
-            ([current] + extensions(ofUSR: current)).flatMap { target in
-                occurrences(ofUSR: target).filter { occurrence in
-                    occurrence.relations.contains { $0.symbol.usr == target && $0.roles.contains(.baseOf) }
-                }.map(\.symbol)
-            }
+            ([current] + (extensionsByType[current] ?? [])).flatMap { bases[$0] ?? [] }
         }
     }
 
@@ -73,11 +66,8 @@ extension CompilerIndex {
     /// declared in extensions included.
     public func conformingTypes(toUSR usr: String) -> [IndexSymbol] {
         reached(from: usr) { current in
-            occurrences(ofUSR: current).filter { $0.symbol.usr == current }.flatMap { occurrence in
-                occurrence.relations.filter { $0.roles.contains(.baseOf) }.flatMap { relation in
-                    relation.symbol.kind == .extension
-                        ? extendedTypes(ofExtension: relation.symbol.usr) : [relation.symbol]
-                }
+            (derived[current] ?? []).flatMap { type in
+                type.kind == .extension ? extendedByExtension[type.usr] ?? [] : [type]
             }
         }
     }
@@ -109,18 +99,6 @@ extension CompilerIndex {
             !occurrence.roles.isDisjoint(with: [.definition, .declaration])
                 && occurrence.relations.contains { $0.symbol.usr == usr && $0.roles.contains(.overrideOf) }
         }.map(\.symbol).filter { seen.insert($0.usr).inserted }
-    }
-
-    /// The extensions of the type `usr`.
-    func extensions(ofUSR usr: String) -> [String] {
-        occurrences(ofUSR: usr).filter { $0.symbol.usr == usr }.flatMap { $0.related(.extendedBy) }.map(\.usr)
-    }
-
-    /// The types an extension extends.
-    func extendedTypes(ofExtension usr: String) -> [IndexSymbol] {
-        occurrences(ofUSR: usr).filter { occurrence in
-            occurrence.relations.contains { $0.symbol.usr == usr && $0.roles.contains(.extendedBy) }
-        }.map(\.symbol)
     }
 
     /// The symbols related by `roles` to the definitions (or declarations) of `usr`.

@@ -16,15 +16,41 @@ public final class CompilerIndex: Sendable, Equatable {
     /// The modules of the units read (the index's own modules, not their dependencies).
     public let moduleNames: Set<String>
     private let byFile: [String: [IndexOccurrence]]
+    /// Each file by every ending of its path that no other file shares (`Net/Net.swift`).
+    private let byPathEnding: [String: String]
+    /// By file, then line: the functions declared there.
+    private let callablesByLine: [String: [Int: [IndexOccurrence]]]
     private let byUSR: [String: [IndexOccurrence]]
     /// The types (protocols included) by name, each once.
     let typesByName: [String: [IndexSymbol]]
+    /// By type USR: its direct protocols and superclasses (`baseOf` relations), and the
+    /// types that name it as theirs.
+    let bases: [String: [IndexSymbol]]
+    let derived: [String: [IndexSymbol]]
+    /// By type USR, its extensions' USRs; by extension USR, the types it extends.
+    let extensionsByType: [String: [String]]
+    let extendedByExtension: [String: [IndexSymbol]]
 
     /// An index of these occurrences (read from a store by ``load(storePath:roots:)``).
     public init(occurrences: [IndexOccurrence], moduleNames: Set<String>) {
         self.occurrences = occurrences.sorted { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) }
         self.moduleNames = moduleNames
         byFile = Dictionary(grouping: self.occurrences, by: \.file)
+        var endings: [String: [String]] = [:]
+        for file in byFile.keys {
+            let components = file.split(separator: "/")
+            for count in 1...max(components.count, 1) {
+                endings[components.suffix(count).joined(separator: "/"), default: []].append(file)
+            }
+        }
+        byPathEnding = endings.compactMapValues { $0.count == 1 ? $0[0] : nil }
+        callablesByLine = byFile.mapValues { occurrences in
+            Dictionary(
+                grouping: occurrences.filter {
+                    $0.symbol.kind.isCallable && !$0.roles.contains(.implicit)
+                        && !$0.roles.isDisjoint(with: [.definition, .declaration])
+                }, by: \.line)
+        }
         var byUSR: [String: [IndexOccurrence]] = [:]
         for occurrence in self.occurrences {
             byUSR[occurrence.symbol.usr, default: []].append(occurrence)
@@ -38,6 +64,24 @@ public final class CompilerIndex: Sendable, Equatable {
             typesByName[symbol.name, default: []].append(symbol)
         }
         self.typesByName = typesByName.mapValues { $0.sorted { $0.usr < $1.usr } }
+        var bases: [String: [IndexSymbol]] = [:]
+        var derived: [String: [IndexSymbol]] = [:]
+        var extensionsByType: [String: [String]] = [:]
+        var extendedByExtension: [String: [IndexSymbol]] = [:]
+        for occurrence in self.occurrences {
+            for relation in occurrence.relations {
+                if relation.roles.contains(.baseOf) {
+                    bases[relation.symbol.usr, default: []].append(occurrence.symbol)
+                    derived[occurrence.symbol.usr, default: []].append(relation.symbol)
+                }
+                if relation.roles.contains(.extendedBy) {
+                    extensionsByType[occurrence.symbol.usr, default: []].append(relation.symbol.usr)
+                    extendedByExtension[relation.symbol.usr, default: []].append(occurrence.symbol)
+                }
+            }
+        }
+        (self.bases, self.derived) = (bases, derived)
+        (self.extensionsByType, self.extendedByExtension) = (extensionsByType, extendedByExtension)
     }
 
     /// The same index (compared by identity: an index is read once and shared).
@@ -81,10 +125,23 @@ public final class CompilerIndex: Sendable, Equatable {
     /// Every occurrence in `file` (an absolute path, or a path relative to some root that
     /// ends the path of exactly one of the index's files).
     public func occurrences(inFile file: String) -> [IndexOccurrence] {
-        if let found = byFile[Self.canonical(file)] ?? byFile[file] { return found }
-        let suffix = file.hasPrefix("/") ? file : "/" + file
-        let matches = byFile.keys.filter { $0.hasSuffix(suffix) }
-        return matches.count == 1 ? byFile[matches[0]] ?? [] : []
+        indexedPath(file).flatMap { byFile[$0] } ?? []
+    }
+
+    /// The functions, methods and initializers declared (or defined) at `file:line`.
+    func callables(file: String, line: Int) -> [IndexOccurrence] {
+        indexedPath(file).flatMap { callablesByLine[$0]?[line] } ?? []
+    }
+
+    /// The index's path of `file`: the same path, the one file whose path ends with it, or
+    /// the same file through its symlinks.
+    private func indexedPath(_ file: String) -> String? {
+        if byFile[file] != nil { return file }
+        if !file.hasPrefix("/"), let found = byPathEnding[file.split(separator: "/").joined(separator: "/")] {
+            return found
+        }
+        let canonical = Self.canonical(file)
+        return byFile[canonical] != nil ? canonical : nil
     }
 
     /// Every occurrence of the symbol `usr`, and every occurrence related to it.

@@ -32,6 +32,8 @@ public struct ResolvedSignature: Sendable, Equatable {
         public var label: String?
         /// The type, as source text (`(Result<T, NetError>) -> ()`).
         public var type: String
+        /// The same, as syntax.
+        var syntax: TypeSyntax?
     }
 
     /// The function's USR.
@@ -49,11 +51,15 @@ public struct ResolvedSignature: Sendable, Equatable {
     public init?(usr: String, demangled: String, genericNames: [[String]] = [], keepingSwiftFor: Set<String> = []) {
         var text = demangled
         // `Demo.(Private in _1A2B)` and `(extension in Demo):Foundation.URLSession`: plain names.
-        text = text.replacingOccurrences(
-            of: #"\(([A-Za-z_][A-Za-z0-9_]*) in _[0-9A-F]+\)"#, with: "$1", options: .regularExpression)
-        text = text.replacingOccurrences(
-            of: #"\(extension in [A-Za-z_][A-Za-z0-9_]*\):"#, with: "", options: .regularExpression)
-        for ownership in ["__owned ", "__shared ", "__consuming "] {
+        if text.contains(" in _") {
+            text = text.replacingOccurrences(
+                of: #"\(([A-Za-z_][A-Za-z0-9_]*) in _[0-9A-F]+\)"#, with: "$1", options: .regularExpression)
+        }
+        if text.contains("(extension in ") {
+            text = text.replacingOccurrences(
+                of: #"\(extension in [A-Za-z_][A-Za-z0-9_]*\):"#, with: "", options: .regularExpression)
+        }
+        for ownership in ["__owned ", "__shared ", "__consuming "] where text.contains(ownership) {
             text = text.replacingOccurrences(of: ownership, with: "")
         }
         guard let open = Self.parameterListStart(text) else { return nil }
@@ -63,14 +69,14 @@ public struct ResolvedSignature: Sendable, Equatable {
             let function = alias.initializer.value.as(FunctionTypeSyntax.self)
         else { return nil }
         let rewriter = ResolvedTypeRewriter(genericNames: genericNames, keepingSwiftFor: keepingSwiftFor)
-        let rewrite = { (type: TypeSyntax) in rewriter.visit(type).trimmedDescription }
         self.usr = usr
         self.demangled = demangled
         parameters = function.parameters.map { element in
             let label = element.firstName.map(\.text)
-            return Parameter(label: label == "_" ? nil : label, type: rewrite(element.type))
+            let type = rewriter.visit(element.type).trimmed
+            return Parameter(label: label == "_" ? nil : label, type: type.description, syntax: type)
         }
-        returnType = rewrite(function.returnClause.type)
+        returnType = rewriter.visit(function.returnClause.type).trimmedDescription
     }
 
     /// The index of the `(` that opens the parameter list: the first one outside the generic
@@ -140,23 +146,29 @@ private final class ResolvedTypeRewriter: SyntaxRewriter {
 
     /// `Optional<T>`, `Array<T>` and `Dictionary<K, V>` as `T?`, `[T]` and `[K: V]`.
     private static func sugared(_ identifier: IdentifierTypeSyntax) -> TypeSyntax? {
-        guard let arguments = identifier.genericArgumentClause?.arguments.map({ $0.argument.trimmedDescription })
+        guard
+            let arguments = identifier.genericArgumentClause?.arguments.compactMap({ argument -> TypeSyntax? in
+                guard case .type(let type) = argument.argument else { return nil }
+                return type.trimmed
+            }), arguments.count == identifier.genericArgumentClause?.arguments.count
         else { return nil }
-        let spelled: String
+        let sugared: TypeSyntax
         switch (identifier.name.text, arguments.count) {
         case ("Optional", 1):
-            let wrapped = arguments[0]
-            let needsParentheses =
-                wrapped.contains("->") || wrapped.contains("&") || wrapped.hasPrefix("any ")
-                || wrapped.hasPrefix("some ")
-            spelled = (needsParentheses ? "(" + wrapped + ")" : wrapped) + "?"
-        case ("Array", 1): spelled = "[" + arguments[0] + "]"
-        case ("Dictionary", 2): spelled = "[" + arguments[0] + ": " + arguments[1] + "]"
+            var wrapped = arguments[0]
+            if wrapped.is(FunctionTypeSyntax.self) || wrapped.is(CompositionTypeSyntax.self)
+                || wrapped.is(SomeOrAnyTypeSyntax.self) || wrapped.is(AttributedTypeSyntax.self)
+            {
+                wrapped = TypeSyntax(TupleTypeSyntax(elements: [TupleTypeElementSyntax(type: wrapped)]))
+            }
+            sugared = TypeSyntax(OptionalTypeSyntax(wrappedType: wrapped))
+        case ("Array", 1): sugared = TypeSyntax(ArrayTypeSyntax(element: arguments[0]))
+        case ("Dictionary", 2):
+            sugared = TypeSyntax(
+                DictionaryTypeSyntax(
+                    key: arguments[0], colon: .colonToken(trailingTrivia: .space), value: arguments[1]))
         default: return nil
         }
-        let tree = Parser.parse(source: "typealias Sugared = " + spelled)
-        return tree.statements.first?.item.as(TypeAliasDeclSyntax.self)?.initializer.value.with(
-            \.leadingTrivia, identifier.leadingTrivia
-        ).with(\.trailingTrivia, identifier.trailingTrivia)
+        return sugared.with(\.leadingTrivia, identifier.leadingTrivia).with(\.trailingTrivia, identifier.trailingTrivia)
     }
 }

@@ -10,15 +10,22 @@ extension SourceIndex {
     func resolved(
         _ parameters: [Parameter], file: String, line: Int, decl: FunctionDeclSyntax, context: DeclContext
     ) -> [Parameter] {
-        guard let compiler, !file.isEmpty,
+        guard let compiler, !file.isEmpty else { return parameters }
+        let key = file + ":" + String(line)
+        if resolvedTypes[key] == nil {
             let signature = compiler.resolvedSignature(
                 file: file, line: line, genericNames: genericLevels(decl: decl, context: context),
-                keepingSwiftFor: topLevelTypes),
-            signature.parameters.map(\.label) == parameters.map(\.label)
-        else { return parameters }
-        return zip(parameters, signature.parameters).map { parameter, resolved in
+                keepingSwiftFor: topLevelTypes)
+            resolvedTypes[key] =
+                signature.flatMap { signature in
+                    signature.parameters.map(\.label) == parameters.map(\.label)
+                        ? signature.parameters.map(\.syntax) : nil
+                } ?? []
+        }
+        guard let types = resolvedTypes[key], types.count == parameters.count else { return parameters }
+        return zip(parameters, types).map { parameter, resolvedType in
             var parameter = parameter
-            parameter.resolvedType = Self.parsedType(resolved.type)
+            parameter.resolvedType = resolvedType
             return parameter
         }
     }
@@ -39,7 +46,11 @@ extension SourceIndex {
             }
             if !names.isEmpty { levels.append(names) }
         }
-        if let own = decl.genericParameterClause?.parameters.map(\.name.text), !own.isEmpty { levels.append(own) }
+        // Opaque parameters (`some P`) are generic parameters too, after the declared ones.
+        let opaque = OpaqueTypes(viewMode: .sourceAccurate)
+        for parameter in decl.signature.parameterClause.parameters { opaque.walk(parameter.type) }
+        let own = (decl.genericParameterClause?.parameters.map(\.name.text) ?? []) + opaque.found
+        if !own.isEmpty { levels.append(own) }
         return levels
     }
 
@@ -78,12 +89,14 @@ extension SourceIndex {
     }
 
     /// The compiler's names of the protocols and superclasses of the type named `name`, nil
-    /// when the index does not know it.
+    /// when the index does not know it (each name's answer kept: the checks ask it often).
     func compilerConformances(of name: String) -> [String]? {
         guard let compiler else { return nil }
+        if let known = conformanceAnswers[name] { return known }
         let symbols = compiler.types(named: name)
-        guard !symbols.isEmpty else { return nil }
-        return symbols.flatMap { compiler.conformances(ofUSR: $0.usr) }.map(\.name)
+        let answer = symbols.isEmpty ? nil : symbols.flatMap { compiler.conformances(ofUSR: $0.usr) }.map(\.name)
+        conformanceAnswers[name] = .some(answer)
+        return answer
     }
 
     /// `Base.refresh(completion:)`: the class method of the module that the method declared at
@@ -98,9 +111,15 @@ extension SourceIndex {
         }
         return nil
     }
+}
 
-    static func parsedType(_ text: String) -> TypeSyntax? {
-        let tree = Parser.parse(source: "typealias Resolved = " + text)
-        return tree.statements.first?.item.as(TypeAliasDeclSyntax.self)?.initializer.value
+/// The opaque types (`some P`) of a parameter, in order.
+private final class OpaqueTypes: SyntaxVisitor {
+    var found: [String] = []
+
+    override func visit(_ node: SomeOrAnyTypeSyntax) -> SyntaxVisitorContinueKind {
+        guard node.someOrAnySpecifier.tokenKind == .keyword(.some) else { return .visitChildren }
+        found.append(node.trimmedDescription)
+        return .skipChildren
     }
 }

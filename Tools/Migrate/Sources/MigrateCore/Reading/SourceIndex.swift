@@ -186,6 +186,11 @@ final class SourceIndex {
     /// What the compiler wrote while building the module, if a build gave it: its answers
     /// come before the syntax's guesses.
     let compiler: CompilerIndex?
+    /// By `file:line`, the parameter types the compiler resolved for the function declared
+    /// there (empty when it has none that fit).
+    var resolvedTypes: [String: [TypeSyntax?]] = [:]
+    /// By type name, the compiler's conformances (nil inside: the index does not know it).
+    var conformanceAnswers: [String: [String]?] = [:]
 
     /// Indexes `files`, then `interfaces` (other modules' declarations, from their symbol
     /// graphs or their sources), which add only the types the files do not declare.
