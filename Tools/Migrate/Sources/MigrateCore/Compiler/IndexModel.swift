@@ -42,8 +42,12 @@ public struct SymbolRoles: OptionSet, Sendable, Hashable {
 
 /// What kind of declaration a symbol is (libIndexStore's `indexstore_symbol_kind_t`).
 public enum SymbolKind: Sendable, Hashable {
+    /// A module, a type (`protocol` included), an extension, a type alias (or generic
+    /// parameter), a free function or a global variable.
     case module, `enum`, `struct`, `class`, `protocol`, `extension`, `typealias`, function, variable
+    /// A method or property, of an instance, a class or a type (`static`).
     case instanceMethod, classMethod, staticMethod, instanceProperty, classProperty, staticProperty
+    /// An initializer, a deinitializer, a function's parameter.
     case constructor, destructor, parameter
     /// A kind this tool does not name (the raw value).
     case other(Int)

@@ -18,6 +18,7 @@ public enum MigrationMode: Sendable, Equatable {
 
 /// How to migrate.
 public struct MigrationOptions: Sendable, Equatable {
+    /// What the tool writes: async forms, or completion-handler shims.
     public var mode: MigrationMode
     /// Wrap only `public` and `open` functions: for wrappers compiled outside the module
     /// that declares the API.
@@ -43,6 +44,7 @@ public struct MigrationOptions: Sendable, Equatable {
     /// the syntax's guesses only where it has no answer. Nil: the sources' syntax alone.
     public var compilerIndex: CompilerIndex?
 
+    /// Options with these values (each defaults to the tool's default).
     public init(
         mode: MigrationMode = .asyncForms, publicOnly: Bool = false, imports: [String] = [],
         oneShot: Set<String> = [], multiShot: Set<String> = [], cancelMethods: [String] = [],
