@@ -103,7 +103,7 @@ tool=(swift run --package-path .build/checkouts/FutureBridge/Tools/Migrate
 run "${tool[@]}" calls Sources/App --write
 run swift build -Xswiftc -warnings-as-errors
 
-if ! grep -q 'checked by the compiler: `swift build --build-tests` in .*; 0 edits withdrawn' "$log"; then
+if ! grep -q 'checked by the compiler: `swift build --build-tests --enable-index-store` in .*; 0 edits withdrawn' "$log"; then
     cat "$log"
     echo "migrate from a user package: FAILED (the compile gate did not check the edits, or withdrew one)"
     exit 1

@@ -27,9 +27,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     ],
     targets: [
+        // The few functions of the toolchain's libIndexStore that the tool calls, declared by
+        // hand and loaded with dlopen at run time: no linker flags, no new dependency.
+        .target(name: "CIndexStore"),
         .target(
             name: "MigrateCore",
             dependencies: [
+                "CIndexStore",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
             ]

@@ -26,7 +26,9 @@ public struct CallMigrator: Sendable {
         let parsed = inputs.map { Parser.parse(source: $0.text) }
         let interfaces =
             symbolGraphs.map { Parser.parse(source: $0.interface) } + context.map { Parser.parse(source: $0.text) }
-        let index = SourceIndex(files: parsed, interfaces: interfaces, defaultIsolation: options.defaultIsolation)
+        let index = SourceIndex(
+            files: parsed, interfaces: interfaces, defaultIsolation: options.defaultIsolation,
+            compiler: options.compilerIndex)
         var counterparts = AsyncCounterparts(files: parsed + interfaces, index: index, options: options)
         let calls = CallSites(files: zip(inputs, parsed).map { ($0.path, $1) })
         let planner = CallSitePlanner(context: RuleContext(index: index, options: options, callSites: calls))

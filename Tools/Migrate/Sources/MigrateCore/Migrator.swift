@@ -35,7 +35,8 @@ public struct Migrator: Sendable {
             symbolGraphs.map { Parser.parse(source: $0.interface) } + context.map { Parser.parse(source: $0.text) }
         let index = SourceIndex(
             files: parsed, interfaces: interfaces, cancelMethods: options.cancelMethods,
-            lowestCallableAccess: options.publicOnly ? .public : .internal, defaultIsolation: options.defaultIsolation)
+            lowestCallableAccess: options.publicOnly ? .public : .internal, defaultIsolation: options.defaultIsolation,
+            compiler: options.compilerIndex)
         let callSites = CallSites(files: zip(inputs, parsed).map { ($0.path, $1) })
         let planner = AsyncFormPlanner(index: index, options: options, callSites: callSites)
         var plans: [(SourceInput, SourceLocationConverter, [(FunctionSite?, Int, String, Plan)])] = []
@@ -122,8 +123,8 @@ public struct Migrator: Sendable {
                     outcome = .generated(member.note)
                     if let covering = covering(site, member, protocolForms) {
                         outcome = .skipped(.coveredByProtocol, "`\(covering)`")
-                    } else if site?.isOverride == true, let superclass = covering(site, member, typeForms) {
-                        outcome = .skipped(.coveredBySuperclass, "`\(superclass)`")
+                    } else if let site, site.isOverride, let superclass = covering(site, member, typeForms) {
+                        outcome = .skipped(.coveredByOverridden, "`\(superclass).\(site.selectorText)`")
                     } else if !signatures.insert(member.signatureKey).inserted {
                         outcome = .skipped(.duplicate, "")
                     } else {

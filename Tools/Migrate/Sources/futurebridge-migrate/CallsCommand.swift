@@ -70,10 +70,11 @@ struct CallsCommand: ParsableCommand {
                 ))
         }
         var results: [(root: URL, result: CallMigrationResult, forms: MigrationResult)] = []
-        let plan = { (withdrawn: Withdrawals) -> [GateFile] in
+        let plan = { (withdrawn: Withdrawals, index: CompilerIndex?) -> [GateFile] in
             results = modules.map { module in
                 var options = module.options
                 options.withdrawn = withdrawn
+                options.compilerIndex = index
                 let calls = CallMigrator(options: options).migrate(
                     module.inputs, symbolGraphs: graphs, context: context)
                 // The forms the calls await, written by the generator over the edited sources (so the
@@ -93,7 +94,7 @@ struct CallsCommand: ParsableCommand {
             }
         }
         // A form file is new: one that exists is never replaced.
-        let existing = plan([:]).map(\.url).filter { url in
+        let existing = plan([:], nil).map(\.url).filter { url in
             Migrator.isGenerated(url.path) && FileManager.default.fileExists(atPath: url.path)
         }
         guard existing.isEmpty else {

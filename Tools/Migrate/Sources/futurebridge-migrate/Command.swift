@@ -108,10 +108,11 @@ struct FutureBridgeMigrate: ParsableCommand {
             modules.append((root, output, options, try sourceInputs(under: root)))
         }
         var results: [(root: URL, output: URL, result: MigrationResult)] = []
-        let plan = { (withdrawn: Withdrawals) -> [GateFile] in
+        let plan = { (withdrawn: Withdrawals, index: CompilerIndex?) -> [GateFile] in
             results = modules.map { module in
                 var options = module.options
                 options.withdrawn = withdrawn
+                options.compilerIndex = index
                 let result = Migrator(options: options).migrate(module.inputs, symbolGraphs: graphs, context: context)
                 return (module.root, module.output, result)
             }
@@ -123,7 +124,7 @@ struct FutureBridgeMigrate: ParsableCommand {
         }
         if write {
             // Nothing is replaced: checked once, for every file the tool may write.
-            let existing = plan([:]).map(\.url).filter { FileManager.default.fileExists(atPath: $0.path) }
+            let existing = plan([:], nil).map(\.url).filter { FileManager.default.fileExists(atPath: $0.path) }
             guard existing.isEmpty else {
                 throw ValidationError(ExistingFilesError(paths: existing.map(\.path)).description)
             }

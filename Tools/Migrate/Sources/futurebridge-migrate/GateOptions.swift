@@ -22,6 +22,15 @@ struct GateOptions: ParsableArguments {
     var buildCommand: String?
 
     @Option(
+        name: .customLong("index-store"),
+        help: """
+            The index store the build writes, for the types, aliases, conformances and overrides the compiler \
+            resolved (default: the one `swift build --enable-index-store` writes under .build; Xcode: \
+            DerivedData/<App>/Index.noindex/DataStore). Without one, the tool plans from the syntax alone.
+            """)
+    var indexStore: String?
+
+    @Option(
         name: .customLong("build-directory"),
         help:
             "Where the build and test commands run (default: the nearest directory above the sources with a Package.swift)."
@@ -41,7 +50,8 @@ struct GateOptions: ParsableArguments {
     /// The build the compile gate runs, nil with `--no-build`.
     func build(sources: [URL]) throws -> BuildCommand? {
         guard !noBuild else { return nil }
-        return BuildCommand(shell: buildCommand ?? "swift build --build-tests", directory: try directory(sources))
+        return BuildCommand(
+            shell: buildCommand ?? "swift build --build-tests --enable-index-store", directory: try directory(sources))
     }
 
     /// The tests the test gate runs, nil without `--test` or `--test-command`.
@@ -64,25 +74,44 @@ struct GateOptions: ParsableArguments {
     }
 
     /// What the gates report: the tests whose result changed (first in the report), and the
-    /// build that checked the edits with what it withdrew.
+    /// build that checked the edits with what it withdrew and what the compiler's index answered.
     struct Reports {
         var tests = ""
         var build = ""
     }
 
+    /// The compiler's index of the sources, read after the build before the edits: the store
+    /// `--index-store` names, or the one the default build writes. Nil, with the reason, where
+    /// there is none to read.
+    private func compilerIndex(_ build: BuildCommand, sources: [URL]) -> (CompilerIndex?, String) {
+        let store =
+            indexStore.map { URL(fileURLWithPath: $0) }
+            ?? (buildCommand == nil
+                ? IndexStoreLocation.store(scratchPath: build.directory.appendingPathComponent(".build")) : nil)
+        guard let store else {
+            return (nil, "types from the syntax alone: no index store (name the build's with --index-store)\n")
+        }
+        do {
+            let index = try CompilerIndex.load(storePath: store, roots: sources)
+            return (index, "types, aliases, conformances and overrides from the compiler's index: \(store.path)\n")
+        } catch {
+            return (nil, "types from the syntax alone: the index store \(store.path) could not be read: \(error)\n")
+        }
+    }
+
     /// Runs the compile gate over `plan` (and the test gate, if asked), keeping the edits that
     /// built when `keep`. With `--no-build`, writes the plan as it is (when `keep`) and says
     /// that nothing was checked.
-    func run(sources: [URL], keep: Bool, plan: (Withdrawals) throws -> [GateFile]) throws -> Reports {
+    func run(sources: [URL], keep: Bool, plan: (Withdrawals, CompilerIndex?) throws -> [GateFile]) throws -> Reports {
         guard let build = try build(sources: sources) else {
             if keep {
-                for file in try plan([:]) {
+                for file in try plan([:], nil) {
                     try FileManager.default.createDirectory(
                         at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true)
                     try Data(file.text.utf8).write(to: file.url)
                 }
             } else {
-                _ = try plan([:])
+                _ = try plan([:], nil)
             }
             return Reports(build: "not checked: --no-build, so nothing the tool wrote was compiled\n")
         }
@@ -94,15 +123,21 @@ struct GateOptions: ParsableArguments {
         }
         standardError("building with the edits: \(build)\n")
         var reports = Reports()
+        // Read once, after the build before the edits wrote it (the gate's first plan follows that build).
+        var index: (CompilerIndex?, String)?
+        let indexed = { (withdrawn: Withdrawals) throws -> [GateFile] in
+            if index == nil { index = compilerIndex(build, sources: sources) }
+            return try plan(withdrawn, index?.0)
+        }
         do {
-            let outcome = try CompileGate(command: build).run(keep: keep, plan: plan) { _ in
+            let outcome = try CompileGate(command: build).run(keep: keep, plan: indexed) { _ in
                 guard let tests, let before else { return }
                 standardError("running the tests after the edits: \(tests)\n")
                 let result = try runShellCommand(tests)
                 reports.tests = TestRun.report(
                     before: before, after: TestRun(output: result.output, succeeded: result.succeeded), command: tests)
             }
-            reports.build = outcome.report
+            reports.build = (index?.1 ?? "") + outcome.report
             return reports
         } catch let error as BuildFailedBeforeEditsError {
             throw ValidationError(error.description + "\n(pass --no-build to write the edits unchecked)")

@@ -141,10 +141,11 @@ struct GateCommandTests {
         #expect(dryRun.errors.contains("generated  Request.swift:5  Request.response(completion:)"))
         #expect(
             dryRun.errors.contains(
-                "skipped    Request.swift:13  DataRequest.response(completion:)  [covered by the superclass's form] "
-                    + "`Request`"))
-        #expect(dryRun.errors.contains("checked by the compiler: `swift build --build-tests` in "))
+                "skipped    Request.swift:13  DataRequest.response(completion:)  [covered by the overridden method's "
+                    + "form] `Request.response(completion:)`"))
+        #expect(dryRun.errors.contains("checked by the compiler: `swift build --build-tests --enable-index-store` in "))
         #expect(dryRun.errors.contains("1 edit withdrawn"))
+        #expect(dryRun.errors.contains("types, aliases, conformances and overrides from the compiler's index: "))
         // The test gate: the package's one test, before and after.
         #expect(dryRun.errors.hasPrefix("running the tests before the edits"))
         #expect(dryRun.errors.contains("0 of 1 changed their result"))

@@ -49,6 +49,9 @@ struct AsyncFormPlanner {
         }
         let handlerNames = handlers.flatMap { names(parameters[$0]) }
         if let hook = hookDescription(site) { return .skipped(.hook, hook) }
+        if let overridden = index.overriddenMethod(file: site.file, line: site.line) {
+            return .skipped(.coveredByOverridden, "`\(overridden)`")
+        }
         if let returnType = site.returnType, TypeText.containsFunctionType(returnType) {
             return .skipped(.returnsClosure, "`\(text(returnType))`")
         }

@@ -18,6 +18,7 @@ public enum MigrationMode: Sendable, Equatable {
 
 /// How to migrate.
 public struct MigrationOptions: Sendable, Equatable {
+    /// What the tool writes: async forms, or completion-handler shims.
     public var mode: MigrationMode
     /// Wrap only `public` and `open` functions: for wrappers compiled outside the module
     /// that declares the API.
@@ -41,12 +42,18 @@ public struct MigrationOptions: Sendable, Equatable {
     /// What the compile gate withdrew: the planners leave these units out, and report each
     /// with the compiler's message.
     public var withdrawn: Withdrawals = [:]
+    /// What the compiler wrote while building the module (``CompilerIndex``, read from its
+    /// index store): resolved types, type aliases, conformances and overrides come from it, and
+    /// the syntax's guesses only where it has no answer. Nil: the sources' syntax alone.
+    public var compilerIndex: CompilerIndex?
 
+    /// Options with these values (each defaults to the tool's default).
     public init(
         mode: MigrationMode = .asyncForms, publicOnly: Bool = false, imports: [String] = [],
         oneShot: Set<String> = [], multiShot: Set<String> = [], cancelMethods: [String] = [],
-        defaultIsolation: String? = nil
+        defaultIsolation: String? = nil, compilerIndex: CompilerIndex? = nil
     ) {
+        self.compilerIndex = compilerIndex
         self.cancelMethods = cancelMethods
         self.defaultIsolation = defaultIsolation
         self.mode = mode

@@ -46,7 +46,7 @@ public enum SkipReason: String, CaseIterable, Sendable, Comparable {
     case hook = "called by the library"
     case wouldBreakCalls = "would change existing calls"
     case coveredByProtocol = "covered by the protocol's extension"
-    case coveredBySuperclass = "covered by the superclass's form"
+    case coveredByOverridden = "covered by the overridden method's form"
     case duplicate = "same async form as another overload"
     case notVisible = "private or fileprivate"
     case notPublic = "not public"
@@ -85,8 +85,8 @@ public enum SkipReason: String, CaseIterable, Sendable, Comparable {
             "a function or property with the form's name and labels exists (or the original can be called that way): existing calls would become async or ambiguous"
         case .coveredByProtocol:
             "a protocol the type conforms to declares the same requirement, whose async form (in the protocol's extension) serves this type too"
-        case .coveredBySuperclass:
-            "an override of a method whose async form (in the superclass's extension) calls it through dynamic dispatch; a form declared in an extension cannot be overridden"
+        case .coveredByOverridden:
+            "the method overrides a method of the module whose async form (in the superclass's extension, which cannot be overridden) calls it through dynamic dispatch"
         case .duplicate: "another overload produces the same async signature"
         case .notVisible: "private and fileprivate functions are not visible from the generated file"
         case .notPublic: "--public-only: the generated file lives outside the module"

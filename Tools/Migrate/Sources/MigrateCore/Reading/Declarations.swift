@@ -223,6 +223,8 @@ struct Parameter {
     /// The name inside the function (made up for `_:` parameters).
     var name: String
     var type: TypeSyntax
+    /// The type as the compiler resolved it (every alias expanded), when a build's index says.
+    var resolvedType: TypeSyntax? = nil
 
     var isVariadic: Bool { syntax.ellipsis != nil }
     var hasDefault: Bool { syntax.defaultValue != nil }

@@ -9,6 +9,20 @@ struct FunctionSite {
     var parameters: [Parameter]
     let index: SourceIndex
 
+    /// The function `decl` at `file:line`, its `parameters` with the types the compiler
+    /// resolved when the index has a build's answers.
+    init(
+        decl: FunctionDeclSyntax, context: DeclContext, file: String, line: Int, parameters: [Parameter],
+        index: SourceIndex
+    ) {
+        self.decl = decl
+        self.context = context
+        self.file = file
+        self.line = line
+        self.parameters = index.resolved(parameters, file: file, line: line, decl: decl, context: context)
+        self.index = index
+    }
+
     var name: String { decl.name.text }
     var labels: [String?] { parameters.map(\.label) }
     /// Another function of the owner has this one's name and labels and a handler of

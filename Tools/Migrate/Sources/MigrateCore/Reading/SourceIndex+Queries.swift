@@ -186,7 +186,7 @@ extension SourceIndex {
     /// Every protocol a type conforms to, directly or through other protocols and
     /// superclasses declared in the sources.
     func allConformances(of name: String) -> [String] {
-        var seen: [String] = []
+        var seen: [String] = compilerConformances(of: Self.lastComponent(name)) ?? []
         var queue = typeInfo(name)?.inherited ?? []
         while let next = queue.first {
             queue.removeFirst()
@@ -223,6 +223,7 @@ extension SourceIndex {
 
     /// The types of the sources that conform to `proto` (directly or not).
     func conformingTypes(to proto: String) -> [String] {
+        if let compiled = compilerConformingTypes(to: proto) { return compiled.sorted() }
         let simple = Self.lastComponent(proto)
         return types.keys.sorted().filter { $0 != proto && allConformances(of: $0).contains(simple) }
     }

@@ -183,6 +183,14 @@ final class SourceIndex {
     /// The instance properties a generated file may read (`value.event`), by owner: declared
     /// with a type, not `static`, with no `async` or `throws` getter; and their access.
     var readableProperties: [String: [String: (type: TypeSyntax, access: Access)]] = [:]
+    /// What the compiler wrote while building the module, if a build gave it: its answers
+    /// come before the syntax's guesses.
+    let compiler: CompilerIndex?
+    /// By `file:line`, the parameter types the compiler resolved for the function declared
+    /// there (empty when it has none that fit).
+    var resolvedTypes: [String: [TypeSyntax?]] = [:]
+    /// By type name, the compiler's conformances (nil inside: the index does not know it).
+    var conformanceAnswers: [String: [String]?] = [:]
 
     /// Indexes `files`, then `interfaces` (other modules' declarations, from their symbol
     /// graphs or their sources), which add only the types the files do not declare.
@@ -195,10 +203,13 @@ final class SourceIndex {
     ///
     /// `defaultIsolation`: the global actor of `files`' declarations that have no isolation
     /// of their own (`@MainActor` in a module built with `-default-isolation MainActor`).
+    ///
+    /// `compiler`: the module's index store, read (``CompilerIndex``).
     init(
         files: [SourceFileSyntax], interfaces: [SourceFileSyntax] = [], cancelMethods: [String] = [],
-        lowestCallableAccess: Access = .private, defaultIsolation: String? = nil
+        lowestCallableAccess: Access = .private, defaultIsolation: String? = nil, compiler: CompilerIndex? = nil
     ) {
+        self.compiler = compiler
         self.lowestCallableAccess = lowestCallableAccess
         self.defaultIsolation = defaultIsolation
         moduleRoots = Set(files.map { Syntax($0).id })

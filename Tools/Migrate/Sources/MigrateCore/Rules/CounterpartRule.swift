@@ -158,7 +158,7 @@ struct CounterpartRule: Rule {
                 }
                 """,
             function: "DataRequest.response(completion:)",
-            after: .skipped(.coveredBySuperclass, "`Request`"),
+            after: .skipped(.coveredByOverridden, "`Request.response(completion:)`"),
             options: MigrationOptions(oneShot: ["response"])),
         RuleExample(
             "with --public-only, an internal async function is no counterpart: the module's users cannot call it",

@@ -9,7 +9,7 @@ struct RuleContext {
     /// `Void`, neither throws nor is async, and escapes, carries an error, or is named
     /// like a completion.
     func handlerType(_ parameter: Parameter) -> ClosureType? {
-        guard let closure = ClosureType(parameter.type, aliases: index.alias), closure.returnsVoid, !closure.isAsync,
+        guard let closure = index.closureType(parameter), closure.returnsVoid, !closure.isAsync,
             !closure.isThrowing, !closure.isAutoclosure
         else { return nil }
         if closure.isEscaping { return closure }
