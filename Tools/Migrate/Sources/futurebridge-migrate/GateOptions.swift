@@ -121,7 +121,7 @@ struct GateOptions: ParsableArguments {
             let result = try runShellCommand(command)
             return TestRun(output: result.output, succeeded: result.succeeded)
         }
-        standardError("building with the edits: \(build)\n")
+        standardError("building the package before and after the edits: \(build)\n")
         var reports = Reports()
         // Read once, after the build before the edits wrote it (the gate's first plan follows that build).
         var index: (CompilerIndex?, String)?
@@ -130,19 +130,31 @@ struct GateOptions: ParsableArguments {
             return try plan(withdrawn, index?.0)
         }
         do {
-            let outcome = try CompileGate(command: build).run(keep: keep, plan: indexed) { _ in
+            let outcome = try CompileGate(command: build).run(keep: keep, plan: indexed) { outcome in
                 guard let tests, let before else { return }
                 standardError("running the tests after the edits: \(tests)\n")
-                let result = try runShellCommand(tests)
+                let run = { () throws -> TestRun in
+                    let result = try runShellCommand(tests)
+                    return TestRun(output: result.output, succeeded: result.succeeded)
+                }
+                let after = try run()
+                // A difference is run once more: a test whose result changes between two runs of the
+                // same code is flaky, and says nothing of the edits.
+                let again = TestRun.differences(before: before, after: after).isEmpty ? nil : try run()
                 reports.tests = TestRun.report(
-                    before: before, after: TestRun(output: result.output, succeeded: result.succeeded), command: tests)
+                    before: before, after: after, again: again, edited: !outcome.files.isEmpty, command: tests)
             }
             reports.build = (index?.1 ?? "") + outcome.report
             return reports
         } catch let error as BuildFailedBeforeEditsError {
-            throw ValidationError(error.description + "\n(pass --no-build to write the edits unchecked)")
+            throw GateRefusal(description: error.description + "\n(pass --no-build to write the edits unchecked)")
         }
     }
+}
+
+/// The gate cannot run: said as it is (no usage text, as for a mistyped option).
+struct GateRefusal: Error, CustomStringConvertible {
+    var description: String
 }
 
 /// Writes `text` to standard error.

@@ -174,4 +174,23 @@ struct CompileGateTests {
                 "CacheTests.testSkip skipped missing", "CacheTests.testStore passed failed",
             ])
     }
+
+    @Test(
+        "A test whose result changes between two runs after the edits is flaky; with no edit kept, it is the tests' own"
+    )
+    func flakyTests() {
+        let command = BuildCommand(shell: "swift test", directory: directory)
+        let before = TestRun(results: ["A.testX": .failed, "A.testY": .passed], succeeded: false)
+        let after = TestRun(results: ["A.testX": .passed, "A.testY": .failed], succeeded: false)
+        let again = TestRun(results: ["A.testX": .failed, "A.testY": .failed], succeeded: false)
+        let report = TestRun.report(before: before, after: after, again: again, command: command)
+        #expect(
+            report.contains(
+                "changed  A.testX: failed before, passed after (flaky: failed on a second run after the edits)"))
+        #expect(report.contains("changed  A.testY: passed before, failed after\n"))
+        #expect(report.hasPrefix("tests (`swift test` in "))
+        #expect(report.contains(": 2 of 2 changed their result\n"))
+        #expect(
+            TestRun.report(before: before, after: after, edited: false, command: command).contains("no edit was kept"))
+    }
 }

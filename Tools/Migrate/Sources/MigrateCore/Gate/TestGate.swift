@@ -66,14 +66,23 @@ public struct TestRun: Sendable, Equatable {
         }
     }
 
-    /// The report's lines: the differences first, then the counts on each side.
-    public static func report(before: TestRun, after: TestRun, command: BuildCommand) -> String {
+    /// The report's lines: the differences first, then the counts on each side. `again` is a
+    /// second run after the edits, made when the first differed: a test whose result differs
+    /// between the two is flaky. Without `edited`, no edit was kept, and every difference is the
+    /// tests' own.
+    public static func report(
+        before: TestRun, after: TestRun, again: TestRun? = nil, edited: Bool = true, command: BuildCommand
+    ) -> String {
         let changed = differences(before: before, after: after)
         var lines = [
             "tests (\(command)): \(changed.count) of \(Set(before.results.keys).union(after.results.keys).count) "
-                + "changed their result"
+                + "changed their result" + (edited ? "" : " (no edit was kept: each difference is the tests' own)")
         ]
-        lines += changed.map { "  changed  \($0.name): \($0.before) before, \($0.after) after" }
+        for (name, old, new) in changed {
+            let second = again.map { $0.results[name]?.rawValue ?? "missing" }
+            let flaky = second.map { $0 == new ? "" : " (flaky: \($0) on a second run after the edits)" } ?? ""
+            lines.append("  changed  \(name): \(old) before, \(new) after" + flaky)
+        }
         for (side, run) in [("before", before), ("after", after)] {
             let counts = [TestRun.Status.passed, .failed, .skipped].map { status in
                 "\(run.results.values.filter { $0 == status }.count) \(status.rawValue)"
