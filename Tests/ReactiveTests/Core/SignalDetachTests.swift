@@ -34,7 +34,7 @@ struct SignalDetachTests {
         #expect(received.count == count)
         let order = inReverse ? Array((0..<count).reversed()) : Array(0..<count)
         for (detached, index) in order.enumerated() {
-            if detached % 10_000 == 0 && stoppedByItsTimeLimit(after: "\(detached) of \(count) detaches") { return }
+            if detached % 100 == 0 && stoppedByItsTimeLimit(after: "\(detached) of \(count) detaches") { return }
             observations[index].detach()
             if detached == count / 2 { #expect(live.now == count - count / 2 - 1) }
         }
