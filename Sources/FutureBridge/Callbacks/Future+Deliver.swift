@@ -2,16 +2,13 @@
 ///
 /// Each `deliver` overload calls a completion handler of one common shape exactly once
 /// with the future's outcome, on the executor you name (legacy UI code usually expects
-/// `.main`), and returns a ``CancellationToken``: the legacy caller's way to cancel.
-///
-/// The delivery holds an interest in the future (see <doc:Cancellation>) until the
-/// future completes: another consumer's cancel request does not reach the producer while
-/// a delivery still waits for the outcome. The token's ``CancellationToken/cancel()``
-/// withdraws that interest with a cancel request, sent upstream once no other consumer
-/// holds an interest; the handler is still called once, with the outcome the future
-/// then gets (a cancellation, if the producer honours the request). Discarding the
-/// token gives up only the ability to cancel: the delivery keeps its interest, and its
-/// handler runs with the outcome, whoever else cancels.
+/// `.main`), and returns a ``CancellationToken``: the legacy caller's interest in the
+/// future, and its way to cancel. Its ``CancellationToken/cancel()`` is a cancel request,
+/// sent upstream once no other consumer holds an interest. Discarding the token gives up
+/// that interest too, as any token does (see <doc:Cancellation>): the handler is still
+/// called exactly once, but with the cancellation if other consumers' requests (or the
+/// holder's ``Future/requestCancellation()``) cancel the future meanwhile. Keep the token
+/// while the legacy caller must keep the future wanted.
 ///
 /// <!-- fragment: app -->
 /// ```swift
@@ -189,14 +186,12 @@ extension Future {
         }
     }
 
-    /// Takes the legacy caller's interest, kept until the future completes or the token
-    /// is cancelled (not when the token is released), then runs `body` with the outcome
-    /// on `context`.
+    /// Takes the legacy caller's interest, then runs `body` with the outcome on `context`.
     func deliverOutcome(
         on context: ExecutionContext,
         _ body: @escaping @Sendable (Outcome<Value>) -> Void
     ) -> CancellationToken {
-        let token = deliveryToken()
+        let token = cancellationToken()
         storage.observe(on: resolved(context), .outcome(body))
         return token
     }

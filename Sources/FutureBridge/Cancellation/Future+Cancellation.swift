@@ -43,40 +43,23 @@ extension Future {
         storage.addInterest()
         return CancellationToken(storage.box)
     }
-
-    /// Takes an interest that lasts until the future completes or the returned token's
-    /// ``CancellationToken/cancel()`` withdraws it: releasing the token leaves it in place.
-    func deliveryToken() -> CancellationToken {
-        storage.addInterest()
-        return CancellationToken(storage.box, releaseWithdraws: false)
-    }
 }
 
 /// One consumer's interest in a future's value, and the way to withdraw it.
 ///
-/// Made by ``Future/cancellationToken()``: ``cancel()`` withdraws the interest with a
+/// Made by ``Future/cancellationToken()``. ``cancel()`` withdraws the interest with a
 /// request to cancel; releasing the token without calling it withdraws the interest
 /// without a request. Either happens at most once. Thread-safe.
-///
-/// The token a `deliver` call returns
-/// (``Future/deliver(on:cancelledAs:to:)-(_,_,(Result<Value,Error>)->Void)`` and its other
-/// shapes) is the delivery's: the interest is the completion handler's, which keeps it
-/// until the future completes. Only ``cancel()`` withdraws it early; releasing that token
-/// gives up only the ability to cancel.
 public final class CancellationToken: Sendable {
     private let target: AnyFutureBox
     private let withdrawn = OnceFlag()
-    /// Whether releasing the token without ``cancel()`` withdraws the interest (`false`
-    /// for a delivery's token, whose handler keeps it).
-    private let releaseWithdraws: Bool
 
-    init(_ target: AnyFutureBox, releaseWithdraws: Bool = true) {
+    init(_ target: AnyFutureBox) {
         self.target = target
-        self.releaseWithdraws = releaseWithdraws
     }
 
     deinit {
-        if releaseWithdraws && withdrawn.claim() { target.withdrawInterest(cancelling: false) }
+        if withdrawn.claim() { target.withdrawInterest(cancelling: false) }
     }
 
     /// Withdraws this consumer's interest, asking for cancellation. If it was the last
