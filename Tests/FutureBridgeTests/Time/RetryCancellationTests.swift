@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import FutureBridgeInternals
 import FutureBridgeTesting
 import TestSupport
@@ -63,26 +64,39 @@ struct RetryCancellationTests {
         #expect(result.peek()?.isCancelled == true)
     }
 
-    /// One retry of a race: `requestReturned` is set once `requestCancellation()` has
-    /// returned, so an attempt that finds it set started after the request had arrived.
+    /// One retry of a race. `requestReturned` is set once `requestCancellation()` has
+    /// returned; `endedAfterRequest` when the thread that ends the first attempt (or the
+    /// wait) found it set before it did: then the request had arrived before anything
+    /// could start the second attempt, and `operation` must not run again. (An attempt
+    /// whose start was decided before the request arrived may run: the request then
+    /// travels to it.)
     final class Round: Sendable {
         let requestReturned = Locked(false)
-        let lateAttempts = Counter()
+        let endedAfterRequest = Locked(false)
         let attempts = Counter()
 
         /// The operation: the first attempt is `first`, the next ones succeed at once.
         func operation(first: Future<Int>) -> @Sendable () -> Future<Int> {
             { [self] in
                 attempts.increment()
-                if attempts.count == 1 { return first }
-                if requestReturned.withLock({ $0 }) { lateAttempts.increment() }
-                return Future(value: 7)
+                return attempts.count == 1 ? first : Future(value: 7)
             }
         }
 
         func requestCancellation(of result: Future<Int>) {
             result.requestCancellation()
             requestReturned.withLock { $0 = true }
+        }
+
+        func end(_ body: () -> Void) {
+            if requestReturned.withLock({ $0 }) { endedAfterRequest.withLock { $0 = true } }
+            body()
+        }
+
+        /// The request had arrived before the attempt or the wait ended, and yet another
+        /// attempt started.
+        var startedAfterTheRequest: Bool {
+            endedAfterRequest.withLock { $0 } && attempts.count > 1
         }
     }
 
@@ -103,16 +117,29 @@ struct RetryCancellationTests {
             remaining -= size
             let rounds = (0..<size).map { _ in Round() }
             let started = rounds.map(start)
-            DispatchQueue.concurrentPerform(iterations: threads) { thread in
-                for index in stride(from: thread % 2, to: size, by: 2) {
-                    spin(index % 5)
-                    if thread < 2 {
-                        started[index].end()
-                    } else {
-                        rounds[index].requestCancellation(of: started[index].result)
+            // Threads of their own (concurrentPerform runs four iterations on two cores
+            // two after two), released together.
+            let go = DispatchSemaphore(value: 0)
+            let done = DispatchGroup()
+            for thread in 0..<threads {
+                done.enter()
+                Thread {
+                    go.wait()
+                    for index in stride(from: thread % 2, to: size, by: 2) {
+                        // Pauses that differ between the two threads of a round, so that
+                        // either may act first.
+                        spin(thread < 2 ? (index % 4) * 40 : (index % 5) * 30)
+                        if thread < 2 {
+                            rounds[index].end(started[index].end)
+                        } else {
+                            rounds[index].requestCancellation(of: started[index].result)
+                        }
                     }
-                }
+                    done.leave()
+                }.start()
             }
+            for _ in 0..<threads { go.signal() }
+            done.wait()
             #expect(started.allSatisfy { $0.result.isCompleted })
             checked += rounds
         }
@@ -125,9 +152,9 @@ struct RetryCancellationTests {
             let result = retry(attempts: 3, round.operation(first: first.future))
             return (result, { first.fail(TestError()) })
         }
-        #expect(rounds.reduce(0) { $0 + $1.lateAttempts.count } == 0)
-        // Both orders happened: some rounds were cancelled before their second attempt.
-        #expect(rounds.contains { $0.attempts.count == 1 })
+        #expect(rounds.filter(\.startedAfterTheRequest).count == 0)
+        // The order that matters happened: some requests returned before the failure.
+        #expect(rounds.contains { $0.endedAfterRequest.withLock { $0 } })
     }
 
     @Test func requestRacingTheEndOfTheWaitStartsNoAttemptAfterIt() {
@@ -138,7 +165,7 @@ struct RetryCancellationTests {
                 round.operation(first: Future(error: TestError())))
             return (result, { clock.advance(byInterval: .seconds(1)) })
         }
-        #expect(rounds.reduce(0) { $0 + $1.lateAttempts.count } == 0)
-        #expect(rounds.contains { $0.attempts.count == 1 })
+        #expect(rounds.filter(\.startedAfterTheRequest).count == 0)
+        #expect(rounds.contains { $0.endedAfterRequest.withLock { $0 } })
     }
 }
