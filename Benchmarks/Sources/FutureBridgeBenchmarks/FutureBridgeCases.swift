@@ -63,6 +63,41 @@ enum FutureBridgeCases {
         blackHole(observation)
     }
 
+    /// B6d: `n` observers detached one by one from signals of `observers` observers each
+    /// (and one more that keeps each signal going), once a value has gone out to all of
+    /// them, so that the drainer's copy of the observers holds them.
+    ///
+    /// Each signal loses half of its observers at most (from `observers` to `observers /
+    /// 2`, in attachment order), and the signals and observers are made for
+    /// ``b6dMostDetaches`` detaches whatever `n` is: `count-instructions.sh`, which
+    /// subtracts the run with `n` from the run with `2n`, then counts `n` detaches and
+    /// nothing of the setup. What is not detached is kept until the process exits.
+    static func b6dDetach(_ n: Int, observers: Int) {
+        precondition(n <= b6dMostDetaches, "B6d is set up for \(b6dMostDetaches) detaches at most")
+        let perSignal = max(1, observers / 2)
+        let signals = (b6dMostDetaches + perSignal - 1) / perSignal
+        var observations: [[SignalObservation]] = []
+        for _ in 0..<signals {
+            let (signal, input) = Signal<Int>.pipe()
+            signal.observeValues { blackHole($0) }
+            observations.append((0..<observers).map { _ in signal.observeValues { blackHole($0) } })
+            input.send(1)
+            b6dKept.append(input)
+        }
+        var left = n
+        for signal in observations where left > 0 {
+            for observation in signal.prefix(min(perSignal, left)) { observation.detach() }
+            left -= perSignal
+        }
+        b6dKept.append(observations)
+    }
+
+    /// The most detaches ``b6dDetach(_:observers:)`` is set up for: the `2n` of
+    /// `count-instructions.sh`.
+    static let b6dMostDetaches = 40_000
+    /// What B6d does not detach, kept until the process exits.
+    nonisolated(unsafe) static var b6dKept: [Any] = []
+
     /// B10: values through `debounce` whose timer never fires (a timekeeper that never
     /// runs what it is given): what a value that resets the timer costs.
     static func b10Debounce(_ n: Int) {

@@ -9,8 +9,8 @@ import Dispatch
 /// with `n` and `2n` operations and prints the difference divided by `n`: the
 /// instructions of one operation, with start-up and warm-up cancelled out.
 enum InstructionCount {
-    /// Each benchmark's cases by library; `n` is operations (B1-B3), inputs (B5) or
-    /// elements (B6, B9, B10). B9's cases run in a task of the concurrency runtime, one
+    /// Each benchmark's cases by library; `n` is operations (B1-B3), inputs (B5),
+    /// elements (B6, B9, B10) or detaches (B6d, at 1,000 and 100,000 observers). B9's cases run in a task of the concurrency runtime, one
     /// task at a time: the main thread waits for it (``waitFor(_:)``).
     static let cases: [(benchmark: String, library: String, run: @Sendable (Int) -> Void)] = [
         ("B1", "futurebridge", FutureBridgeCases.b1CreateResolveObserve),
@@ -26,6 +26,8 @@ enum InstructionCount {
         ("B5", "nio-embedded", { NIOCases.onEmbedded($0, NIOCases.b5) }),
         ("B6", "futurebridge", FutureBridgeCases.b6MapFilter),
         ("B6", "opencombine", OpenCombineCases.b6),
+        ("B6d-1000", "futurebridge", { FutureBridgeCases.b6dDetach($0, observers: 1_000) }),
+        ("B6d-100000", "futurebridge", { FutureBridgeCases.b6dDetach($0, observers: 100_000) }),
         ("B10", "futurebridge", FutureBridgeCases.b10Debounce),
         ("B10", "map", FutureBridgeCases.b10Map),
         ("B9", "futurebridge", { n in waitFor { await AsyncSequenceCases.b9Signal((0..<n).async) } }),

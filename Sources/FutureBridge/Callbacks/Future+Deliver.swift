@@ -2,9 +2,13 @@
 ///
 /// Each `deliver` overload calls a completion handler of one common shape exactly once
 /// with the future's outcome, on the executor you name (legacy UI code usually expects
-/// `.main`), and returns a ``CancellationToken``: the legacy caller's way to cancel. Its
-/// ``CancellationToken/cancel()`` is a cancel request, sent upstream once no other
-/// consumer holds an interest. Discarding the token gives up only the ability to cancel.
+/// `.main`), and returns a ``CancellationToken``: the legacy caller's interest in the
+/// future, and its way to cancel. Its ``CancellationToken/cancel()`` is a cancel request,
+/// sent upstream once no other consumer holds an interest. Discarding the token gives up
+/// that interest too, as any token does (see <doc:Cancellation>): the handler is still
+/// called exactly once, but with the cancellation if other consumers' requests (or the
+/// holder's ``Future/requestCancellation()``) cancel the future meanwhile. Keep the token
+/// while the legacy caller must keep the future wanted.
 ///
 /// <!-- fragment: app -->
 /// ```swift

@@ -9,6 +9,18 @@ import FutureBridgeInternals
 /// completes as cancelled and never starts. Once started, the request travels to the
 /// future the work returned.
 ///
+/// ## Units start in submission order, on any thread
+/// A unit starts by calling its `work` (``ExecutionContext/inline``) or by handing `work`
+/// to its executor (any other context). Units start one at a time, in the order their
+/// `add` calls were made (across threads: the order in which they took the limiter's
+/// lock), whichever threads submit them and complete the units before them: a unit's
+/// `work` is called, or handed to its executor, only after every unit submitted before it
+/// has started (an inline `work` has returned). Units handed to a serial executor
+/// therefore run their `work` in submission order; on a concurrent one, their `work` may
+/// begin in another order. Each thread that submits or completes a unit leaves the
+/// starting to a thread already starting units for this limiter, if there is one, and
+/// never waits for it; no lock is held while `work` runs.
+///
 /// ## Handlers run before the next unit starts
 /// When a unit's future completes, the next unit starts only after every handler
 /// attached to that future before it completed has run, if it runs inline (on the
@@ -51,9 +63,13 @@ public final class FutureLimiter: Sendable {
     /// Queues `work`; it starts once fewer than ``maxConcurrent`` units run and every
     /// unit submitted before it has started.
     ///
-    /// `work` runs on `context` when its turn comes (``ExecutionContext/inline``: on the
-    /// thread that submits it, if a slot is free, or else on the thread that completes the
-    /// unit before it). A throw fails the returned future. A cancel request on the
+    /// `work` runs on `context` when its turn comes, after the `work` of every unit
+    /// submitted before it has started (see "Units start in submission order" in
+    /// ``FutureLimiter``). With ``ExecutionContext/inline`` it runs on the thread that is
+    /// starting units then: the one that submits it, if a slot is free, or the one that
+    /// completes a unit before it; or, when another thread is already starting units for
+    /// this limiter, that thread, right after the units before it. A throw fails the
+    /// returned future. A cancel request on the
     /// returned future removes queued work (it never runs, it and what it captures are
     /// released at once, and the future is cancelled), or travels to the future started
     /// work returned.
@@ -91,21 +107,28 @@ public final class FutureLimiter: Sendable {
             }
             return true
         }
-        let startsNow = state.withLock { $0.submitted(job) }
-        if startsNow && !job() { startNext() }
+        if state.withLock({ $0.submitted(job) }) { startReadyUnits() }
         return Future(storage: output)
     }
 
-    /// How many units of work are queued (including cancelled ones not yet skipped).
+    /// How many units of work have not started: waiting for a slot, or about to start on
+    /// the thread that is starting units (cancelled ones not yet skipped included).
     public var queuedCount: Int {
         state.withLock { $0.queuedCount }
     }
 
-    /// A slot was freed: starts the next queued unit that was not cancelled, or gives
-    /// the slot back.
+    /// A slot was freed: the next queued unit takes it (and starts, here or on the thread
+    /// that is starting units), or the slot is given back.
     private func startNext() {
-        while let next = state.withLock({ $0.slotFreed() }) {
-            if next() { return }
+        if state.withLock({ $0.slotFreed() }) { startReadyUnits() }
+    }
+
+    /// Starts the units that took a slot, one after another in the order they took it,
+    /// until none is left; only the thread the state machine made the starter calls it.
+    /// A unit cancelled while queued does not start, and its slot goes to the next one.
+    private func startReadyUnits() {
+        while let next = state.withLock({ $0.nextToStart() }) {
+            if !next() { startNext() }
         }
     }
 }

@@ -175,6 +175,13 @@ public func retry<Value: Sendable>(
     }
 
     @Sendable func run(_ number: Int) {
+        // Checked before `operation` runs, under the lock a request takes: a request that
+        // arrived (the previous attempt failed, or the wait ended, as it came) starts
+        // nothing; one that arrives after the check travels to the attempt `track` holds.
+        guard inProgress.attemptMayStart() else {
+            output.complete(.cancelled)
+            return
+        }
         let current = operation()
         guard inProgress.track(current) else {
             output.complete(.cancelled)
@@ -221,6 +228,13 @@ private final class InProgress: Sendable {
         }
         if isCancellationRequested { token.cancel() }
         return !isCancellationRequested
+    }
+
+    /// Whether a new attempt may start: `false` once a cancel request has arrived. A
+    /// request that arrives after this returns `true` reaches the attempt through
+    /// ``track(_:)``.
+    func attemptMayStart() -> Bool {
+        state.withLock { !$0.isCancellationRequested }
     }
 
     func requestCancellation() {

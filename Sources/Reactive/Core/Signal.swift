@@ -147,12 +147,12 @@ public final class Signal<Value: Sendable>: Sendable {
         _ handler: @escaping @Sendable (Event) -> Void
     ) -> SignalObservation {
         let observer = SignalObserver<Value>(context: context, handler: handler)
-        guard storage.attach(observer) else { return SignalObservation {} }
+        guard let id = storage.attach(observer) else { return SignalObservation {} }
         // The handle keeps the storage, which never references the handle: no cycle. (A
         // weak reference would put every signal's reference counting on its slow path, a
         // side table: a measured 2x on each event.)
         let storage = storage
-        return SignalObservation { storage.detach(observer) }
+        return SignalObservation { storage.detach(observer, id: id) }
     }
 
     /// Attaches a handler for values only; see ``observe(on:_:)-(ExecutionContext,_)``.

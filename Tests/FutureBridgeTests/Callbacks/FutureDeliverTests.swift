@@ -146,6 +146,17 @@ import Testing
         #expect(received.all == [1])
     }
 
+    /// The token is the delivery's interest, as any token: discarded, it no longer keeps
+    /// the future wanted, and the handler gets the cancellation other consumers make.
+    @Test func discardedTokenGivesUpTheInterestAndTheHandlerGetsTheCancellationOnce() {
+        let promise = CancellablePromise<Int>()
+        let received = Recorder<String>()
+        promise.future.deliver { (value: Int?, error: (any Error)?) in received.append(Self.describe(value, error)) }
+        promise.future.cancellationToken().cancel()
+        #expect(promise.requests.count == 1)
+        #expect(received.all == ["nil CancellationError"])
+    }
+
     @Test func asyncFunctionServesALegacyCaller() async throws {
         @Sendable func modern(_ id: Int) async throws -> String { "user \(id)" }
         // The old callback entry point, now implemented with async code.

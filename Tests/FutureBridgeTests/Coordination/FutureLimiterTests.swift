@@ -104,6 +104,54 @@ import Testing
         #expect(futures.map { $0.peek()?.value } == Array(0..<10))
     }
 
+    /// Four threads submit, and units complete on Dispatch's threads, so slots free on
+    /// two threads at once: the later unit's `work` used to be called first in some
+    /// rounds, though the queue had handed out the units in order.
+    @Test func workIsCalledInSubmissionOrderWhateverThreadsSubmitAndComplete() {
+        let submitters = 4
+        let perSubmitter = 16
+        let rounds = stressIterations(5_000, atLeast: 500)
+        var outOfOrder = 0
+        for _ in 0..<rounds {
+            let limiter = FutureLimiter(maxConcurrent: 3)
+            let started = Recorder<(submitter: Int, index: Int)>()
+            let done = DispatchGroup()
+            DispatchQueue.concurrentPerform(iterations: submitters) { submitter in
+                for index in 0..<perSubmitter {
+                    done.enter()
+                    limiter.add { () -> Future<Void> in
+                        started.append((submitter, index))
+                        return Future(on: .global()) {}
+                    }.always { done.leave() }
+                }
+            }
+            done.wait()
+            let order = started.all
+            for submitter in 0..<submitters
+            where order.filter({ $0.submitter == submitter }).map(\.index) != Array(0..<perSubmitter) {
+                outOfOrder += 1
+            }
+        }
+        #expect(outOfOrder == 0)
+    }
+
+    /// The thread that calls an inline `work` is starting units for the limiter; a unit
+    /// submitted from inside that `work` starts once it has returned, on that thread.
+    @Test func unitSubmittedFromInsideWorkStartsAfterThatWorkReturns() {
+        let limiter = FutureLimiter(maxConcurrent: 2)
+        let log = Recorder<String>()
+        limiter.add { () -> Future<Int> in
+            log.append("outer starts")
+            limiter.add { () -> Future<Int> in
+                log.append("inner starts")
+                return Future(value: 2)
+            }
+            log.append("outer returns")
+            return Future(value: 1)
+        }
+        #expect(log.all == ["outer starts", "outer returns", "inner starts"])
+    }
+
     @Test func cancelRequestOnQueuedWorkRemovesItWithoutRunningIt() {
         let limiter = FutureLimiter(maxConcurrent: 1)
         let workload = Workload(count: 3)

@@ -29,12 +29,30 @@ struct SignalStateMachine<Value: Sendable>: Sendable {
     @usableFromInline
     typealias Event = Signal<Value>.Event
 
-    /// Attached observers, in attachment order (empty once ended).
+    /// Attached observers in attachment order, their ids ascending, with a hole where one
+    /// detached (empty once ended). A detach makes a hole rather than closing the gap, so
+    /// that it costs no copy: the slots are compacted once holes outnumber observers
+    /// (``compactIfSparse()``), which keeps each detach O(log n) amortized.
     @usableFromInline
-    var observers: [SignalObserver<Value>] = []
-    /// Bumped whenever ``observers`` changes.
+    var slots: [ObserverSlot] = []
+    /// How many slots hold an observer.
+    @usableFromInline
+    var observerCount = 0
+    /// The id the next observer attaches under.
+    @usableFromInline
+    var nextObserverID = 0
+    /// Bumped whenever the attached observers change.
     @usableFromInline
     var observersVersion = 0
+    /// Whether the drainer's copy of the observers (``DeliveryList``) has the layout of
+    /// ``slots`` (the same observers at the same positions, but for ``holesForDrainer``),
+    /// so that a refresh clears positions instead of copying every observer.
+    @usableFromInline
+    var drainerCopyMatchesSlots = false
+    /// Positions of ``slots`` that became holes since the drainer's copy was refreshed,
+    /// while it matches them.
+    @usableFromInline
+    var holesForDrainer: [Int] = []
     /// The terminal event once the signal ended: delivered, or set by
     /// ``terminalQueued(_:)`` when no observer was left to deliver it to.
     @usableFromInline
@@ -66,36 +84,94 @@ struct SignalStateMachine<Value: Sendable>: Sendable {
 
     // MARK: Observers
 
+    /// An attached observer, or the hole it left, and the id it attached under.
+    @usableFromInline
+    struct ObserverSlot: Sendable {
+        @usableFromInline let id: Int
+        @usableFromInline var observer: SignalObserver<Value>?
+
+        @inlinable
+        init(id: Int, observer: SignalObserver<Value>) {
+            (self.id, self.observer) = (id, observer)
+        }
+    }
+
+    /// The attached observers, in attachment order.
+    @inlinable
+    var observers: [SignalObserver<Value>] { slots.compactMap(\.observer) }
+
     /// What attaching an observer requires.
     @usableFromInline
     enum AttachAction {
         /// The signal has ended: hand the observer this terminal event (it was not attached).
         case deliverTerminal(Event)
-        /// Attached; nothing else to do.
-        case attached
-        /// Attached as the first observer: start the source (then ``sourceStarted(_:)``).
-        case startSource(SignalSource<Value>.Start)
+        /// Attached under `id` (which detaches it); nothing else to do.
+        case attached(id: Int)
+        /// Attached under `id` as the first observer: start the source (then
+        /// ``sourceStarted(_:)``).
+        case startSource(SignalSource<Value>.Start, id: Int)
     }
 
     /// An observer asks to be attached.
     @inlinable
     mutating func observerAttached(_ observer: SignalObserver<Value>) -> AttachAction {
         if let terminal { return .deliverTerminal(terminal) }
-        observers.append(observer)
+        let id = nextObserverID
+        nextObserverID += 1
+        slots.append(ObserverSlot(id: id, observer: observer))
+        observerCount += 1
         observersVersion += 1
-        guard case .idle(let start) = source else { return .attached }
+        drainerCopyMatchesSlots = false  // refreshed whole, to take the new observer
+        holesForDrainer.removeAll()
+        guard case .idle(let start) = source else { return .attached(id: id) }
         source = .starting
-        return .startSource(start)
+        return .startSource(start, id: id)
     }
 
-    /// An observer was detached; `true` if it was the last one, which interrupts the
-    /// signal (the caller sends ``Signal/Event/interrupted``).
+    /// The observer attached under `id` was detached; `true` if it was the last one,
+    /// which interrupts the signal (the caller sends ``Signal/Event/interrupted``).
+    /// O(log n) to find it, and amortized O(1) to let go of it.
     @inlinable
-    mutating func observerDetached(_ observer: SignalObserver<Value>) -> Bool {
-        guard terminal == nil, let index = observers.firstIndex(where: { $0 === observer }) else { return false }
-        observers.remove(at: index)
+    mutating func observerDetached(id: Int) -> Bool {
+        guard terminal == nil, let index = slotIndex(of: id) else { return false }
+        slots[index].observer = nil
+        observerCount -= 1
         observersVersion += 1
-        return observers.isEmpty
+        guard observerCount > 0 else {
+            // The interruption (or the end the caller makes) lets go of the drainer's copy.
+            slots.removeAll()
+            drainerCopyMatchesSlots = false
+            holesForDrainer.removeAll()
+            return true
+        }
+        if drainerCopyMatchesSlots { holesForDrainer.append(index) }
+        compactIfSparse()
+        return false
+    }
+
+    /// The position of the observer attached under `id`, if it is still attached: a
+    /// binary search, the ids being ascending.
+    @inlinable
+    func slotIndex(of id: Int) -> Int? {
+        var low = 0
+        var high = slots.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if slots[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        guard low < slots.count, slots[low].id == id, slots[low].observer != nil else { return nil }
+        return low
+    }
+
+    /// Closes the holes once they outnumber the observers: each compaction costs what the
+    /// detaches since the one before made, so a detach stays amortized O(1). The drainer's
+    /// copy no longer matches the slots: its next refresh copies it whole.
+    @inlinable
+    mutating func compactIfSparse() {
+        guard slots.count - observerCount > observerCount else { return }
+        slots.removeAll { $0.observer == nil }
+        drainerCopyMatchesSlots = false
+        holesForDrainer.removeAll()
     }
 
     /// What detaching an observer requires.
@@ -115,12 +191,13 @@ struct SignalStateMachine<Value: Sendable>: Sendable {
         case stopSource(SignalSource<Value>.Stop?)
     }
 
-    /// An observer leaves: ``observerDetached(_:)``, and what the signal then needs.
+    /// The observer attached under `id` leaves: ``observerDetached(id:)``, and what the
+    /// signal then needs.
     @inlinable
-    mutating func observerLeft(_ observer: SignalObserver<Value>) -> DetachAction {
-        let attached = observers.count
-        guard observerDetached(observer) else {
-            guard observers.count < attached else { return .nothing }
+    mutating func observerLeft(id: Int) -> DetachAction {
+        let attached = observerCount
+        guard observerDetached(id: id) else {
+            guard observerCount < attached else { return .nothing }
             refreshesQueued += 1
             return .refreshQueued
         }
@@ -180,7 +257,7 @@ struct SignalStateMachine<Value: Sendable>: Sendable {
             queued.append(event)
             return .queued
         }
-        if observers.isEmpty { return .stopSource(endWithoutObservers(event), queued: false) }
+        if observerCount == 0 { return .stopSource(endWithoutObservers(event), queued: false) }
         queued.append(event)
         return .stopSource(takeStop(), queued: true)
     }
@@ -191,6 +268,8 @@ struct SignalStateMachine<Value: Sendable>: Sendable {
     mutating func endWithoutObservers(_ event: Event) -> SignalSource<Value>.Stop? {
         terminal = event
         observersVersion += 1
+        drainerCopyMatchesSlots = false  // a refresh empties the drainer's copy
+        holesForDrainer.removeAll()
         return takeStop()
     }
 
@@ -227,10 +306,28 @@ struct SignalStateMachine<Value: Sendable>: Sendable {
         return event
     }
 
-    /// The observers a value goes to, and their version, for the drainer's copy.
+    /// How the drainer brings its copy of the observers up to date.
+    @usableFromInline
+    enum DeliveryListUpdate {
+        /// Replace the copy with these observers, in attachment order.
+        case replace([SignalObserver<Value>], version: Int)
+        /// Clear these positions of the copy (observers detached since it was taken).
+        case clearHoles([Int], version: Int)
+    }
+
+    /// The drainer refreshes its copy of the observers: the holes made since, when the
+    /// copy still has the layout of the slots (O(1) per detach), or else every observer,
+    /// the slots compacted first so that the copy has no hole.
     @inlinable
-    var deliveryObservers: (version: Int, observers: [SignalObserver<Value>]) {
-        (observersVersion, observers)
+    mutating func deliveryListRefreshed() -> DeliveryListUpdate {
+        if drainerCopyMatchesSlots {
+            defer { holesForDrainer = [] }
+            return .clearHoles(holesForDrainer, version: observersVersion)
+        }
+        if slots.count > observerCount { slots.removeAll { $0.observer == nil } }
+        drainerCopyMatchesSlots = true
+        holesForDrainer.removeAll()
+        return .replace(observers, version: observersVersion)
     }
 
     /// What ending the signal requires.
@@ -256,7 +353,8 @@ struct SignalStateMachine<Value: Sendable>: Sendable {
     mutating func terminalEventReached(_ event: Event) -> Ending? {
         guard terminal == nil else { return nil }
         let ended = observers
-        observers = []
+        slots = []
+        observerCount = 0
         let stop = endWithoutObservers(event)
         return Ending(observers: ended, stop: stop, version: observersVersion)
     }

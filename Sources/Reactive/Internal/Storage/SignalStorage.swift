@@ -31,8 +31,9 @@ struct SignalStorage<Value: Sendable>: Sendable {
 
     // MARK: Observers
 
-    /// Attaches `observer`; `false` if the signal had ended (it got the terminal event).
-    func attach(_ observer: SignalObserver<Value>) -> Bool {
+    /// Attaches `observer`; returns the id that detaches it, or `nil` if the signal had
+    /// ended (it got the terminal event).
+    func attach(_ observer: SignalObserver<Value>) -> Int? {
         let action = state.withLock { state in
             defer { deliveryList.publish(version: state.observersVersion) }
             return state.observerAttached(observer)
@@ -40,10 +41,10 @@ struct SignalStorage<Value: Sendable>: Sendable {
         switch action {
         case .deliverTerminal(let terminal):
             observer.receive(terminal)
-            return false
-        case .attached:
-            return true
-        case .startSource(let start):
+            return nil
+        case .attached(let id):
+            return id
+        case .startSource(let start, let id):
             // An operator's source observes the signal before it, whose source may observe
             // the one before that: bounded like sends, so a chain of any length starts.
             if let nesting = SendNesting.enter() {
@@ -52,7 +53,7 @@ struct SignalStorage<Value: Sendable>: Sendable {
             } else {
                 SendNesting.deferUntilOutermostReturns { self.start(start) }
             }
-            return true
+            return id
         }
     }
 
@@ -64,7 +65,9 @@ struct SignalStorage<Value: Sendable>: Sendable {
         }
     }
 
-    /// Detaches `observer`; the last one interrupts the signal.
+    /// Detaches `observer`, attached under `id`; the last one interrupts the signal.
+    /// Amortized O(log n) in the number of observers: the copy of the observers is not
+    /// made again, only the detached one's place in it is cleared.
     ///
     /// With other observers left, the drainer's copy of the observers is refreshed, so
     /// that it lets go of `observer` (its handler and what that captures): here, before
@@ -75,11 +78,11 @@ struct SignalStorage<Value: Sendable>: Sendable {
     /// When the source's task holds the turn, the signal ends in the same lock (no
     /// observer can attach in between to wait for the interruption) and the source is
     /// stopped at once: the task may be waiting for its sequence.
-    func detach(_ observer: SignalObserver<Value>) {
+    func detach(_ observer: SignalObserver<Value>, id: Int) {
         observer.detach()
         let action = state.withLock { state in
             defer { deliveryList.publish(version: state.observersVersion) }
-            return state.observerLeft(observer)
+            return state.observerLeft(id: id)
         }
         switch action {
         case .nothing: break
@@ -240,11 +243,15 @@ struct SignalStorage<Value: Sendable>: Sendable {
         end(with: event)
     }
 
-    /// Copies the observers for the drainer (rare: only after an attach or a detach).
+    /// Brings the drainer's copy of the observers up to date (rare: only after an attach
+    /// or a detach): clears the places of observers detached since, or copies them all
+    /// after an attach. The observers it lets go of are released here, after unlocking.
     @usableFromInline
     func refreshDeliveryList() {
-        let (version, observers) = state.withLock { $0.deliveryObservers }
-        deliveryList.replace(with: observers, version: version)
+        switch state.withLock({ $0.deliveryListRefreshed() }) {
+        case .replace(let observers, let version): deliveryList.replace(with: observers, version: version)
+        case .clearHoles(let positions, let version): deliveryList.clear(positions, version: version)
+        }
     }
 
     /// Ends the signal with the terminal `event`, unless it had ended.

@@ -9,7 +9,7 @@ import FutureBridgeInternals
 ///
 /// - Only the signal's drainer (see ``DeliveryTurn``) calls ``deliver(_:)``,
 ///   ``deliverCallingSoleObserverDirectly(_:)``, ``isStale`` and
-///   ``replace(with:version:)``, and never two of them at once: the drainer is one thread
+///   ``replace(with:version:)`` and ``clear(_:version:)``, and never two of them at once: the drainer is one thread
 ///   at a time, and successive drainers are ordered by the acquire-release operations of
 ///   the turn.
 /// - `observers` keeps the observers alive; `unretained` points at the same objects and
@@ -18,7 +18,10 @@ import FutureBridgeInternals
 ///   `nil` otherwise. All three are replaced together, only between deliveries: a delivery
 ///   is never re-entered (a handler's own send finds the turn taken and is queued, or nests
 ///   into *another* signal's list), so nothing is freed while ``deliver(_:)`` walks the
-///   buffer.
+///   buffer. ``clear(_:version:)`` changes `observers` and `unretained` in place, also
+///   only between deliveries, and at each position both together: a detached observer's
+///   place then holds `placeholder` (kept alive by `observers` and by `placeholder`), so
+///   `unretained` never points at a released object.
 /// - `publishedVersion` is the one word written by others: the storage stores the state
 ///   machine's observers version there with release ordering, under the signal's lock,
 ///   after every change of the observers; the drainer reads it with acquire ordering. A
@@ -42,6 +45,10 @@ final class DeliveryList<Value: Sendable>: @unchecked Sendable {
     /// The observer, when there is exactly one.
     @usableFromInline @exclusivity(unchecked)
     var sole: Unmanaged<SignalObserver<Value>>?
+    /// What fills the place of a detached observer (``clear(_:version:)``): an observer
+    /// detached from the start, which ignores what it is handed; made on the first clear.
+    @usableFromInline @exclusivity(unchecked)
+    var placeholder: SignalObserver<Value>?
 
     @inlinable
     init() {}
@@ -76,6 +83,31 @@ final class DeliveryList<Value: Sendable>: @unchecked Sendable {
         sole = newObservers.count == 1 ? Unmanaged.passUnretained(newObservers[0]) : nil
         observers = newObservers
         version = newVersion
+    }
+
+    /// Clears the places of observers detached since the copy was taken (drainer only;
+    /// after a detach): each is filled with ``placeholder``, so that the walk in
+    /// ``deliver(_:)`` stays as it is, and the detached observer is released here. O(1)
+    /// per position, where ``replace(with:version:)`` copies every observer.
+    @usableFromInline
+    func clear(_ positions: [Int], version newVersion: Int) {
+        if !positions.isEmpty {
+            let placeholder = self.placeholder ?? makePlaceholder()
+            for position in positions {
+                precondition(position < unretained.count, "Signal: a detached observer's place is outside the copy")
+                unretained[position] = Unmanaged.passUnretained(placeholder)
+                observers[position] = placeholder
+            }
+            sole = nil
+        }
+        version = newVersion
+    }
+
+    private func makePlaceholder() -> SignalObserver<Value> {
+        let placeholder = SignalObserver<Value>(context: .inline) { _ in }
+        placeholder.detach()
+        self.placeholder = placeholder
+        return placeholder
     }
 
     /// Hands `event` to every observer, in attachment order (drainer only).

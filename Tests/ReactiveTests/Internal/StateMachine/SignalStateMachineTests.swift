@@ -21,6 +21,17 @@ import Testing
         Machine(source: .running({}))
     }
 
+    /// Attaches `observer` to `machine` and returns the id that detaches it.
+    static func attach(_ observer: SignalObserver<Int>, to machine: inout Machine) -> Int {
+        switch machine.observerAttached(observer) {
+        case .attached(let id), .startSource(_, let id):
+            return id
+        case .deliverTerminal:
+            Issue.record("attached to an ended machine")
+            return -1
+        }
+    }
+
     // MARK: Observers and the source
 
     @Test func firstObserverStartsAnIdleSourceAndLaterOnesDoNot() {
@@ -55,10 +66,9 @@ import Testing
 
     @Test func detachingOneOfTwoObserversKeepsTheSignal() {
         var machine = Self.runningMachine()
-        let first = Self.observer()
-        _ = machine.observerAttached(first)
+        let first = Self.attach(Self.observer(), to: &machine)
         _ = machine.observerAttached(Self.observer())
-        let wasLast1 = machine.observerDetached(first)
+        let wasLast1 = machine.observerDetached(id: first)
         #expect(wasLast1 == false)
         #expect(machine.observers.count == 1)
         #expect(machine.observersVersion == 3)
@@ -66,21 +76,19 @@ import Testing
 
     @Test func detachingTheLastObserverAsksForAnInterruption() {
         var machine = Self.runningMachine()
-        let only = Self.observer()
-        _ = machine.observerAttached(only)
-        let wasLast2 = machine.observerDetached(only)
+        let only = Self.attach(Self.observer(), to: &machine)
+        let wasLast2 = machine.observerDetached(id: only)
         #expect(wasLast2)
-        let wasLast3 = machine.observerDetached(only)
+        let wasLast3 = machine.observerDetached(id: only)
         #expect(wasLast3 == false)  // twice: nothing
         #expect(machine.isEnded == false)  // the interruption is sent, and ends it when delivered
     }
 
     @Test func detachingAfterTheEndDoesNothing() {
         var machine = Self.runningMachine()
-        let only = Self.observer()
-        _ = machine.observerAttached(only)
+        let only = Self.attach(Self.observer(), to: &machine)
         _ = machine.terminalEventReached(.completed)
-        let wasLast4 = machine.observerDetached(only)
+        let wasLast4 = machine.observerDetached(id: only)
         #expect(wasLast4 == false)
     }
 
@@ -95,19 +103,70 @@ import Testing
 
     // MARK: Delivery
 
-    @Test func deliveryObserversFollowAttachAndDetachDuringADelivery() {
+    /// The observers a refresh hands the drainer: all of them after an attach; after
+    /// detaches, only the positions to clear in the copy it has.
+    static func refreshed(_ machine: inout Machine) -> (observers: [ObjectIdentifier]?, holes: [Int]?, version: Int) {
+        switch machine.deliveryListRefreshed() {
+        case .replace(let observers, let version): (observers.map(ObjectIdentifier.init), nil, version)
+        case .clearHoles(let positions, let version): (nil, positions, version)
+        }
+    }
+
+    @Test func deliveryListFollowsAttachAndDetachDuringADelivery() {
         var machine = Self.runningMachine()
         let first = Self.observer()
-        _ = machine.observerAttached(first)
-        let copied = machine.deliveryObservers  // the drainer's copy, taken before a value
+        let firstID = Self.attach(first, to: &machine)
+        let copied = Self.refreshed(&machine)  // the drainer's copy, taken before a value
+        #expect(copied.observers == [ObjectIdentifier(first)])
         let second = Self.observer()
         _ = machine.observerAttached(second)  // attached while that value is delivered
-        #expect(machine.deliveryObservers.version != copied.version)  // the next value refreshes
-        #expect(
-            machine.deliveryObservers.observers.map(ObjectIdentifier.init)
-                == [first, second].map(ObjectIdentifier.init))
-        _ = machine.observerDetached(first)  // detached during a delivery
-        #expect(machine.deliveryObservers.observers.map(ObjectIdentifier.init) == [ObjectIdentifier(second)])
+        #expect(machine.observersVersion != copied.version)  // the next value refreshes
+        #expect(Self.refreshed(&machine).observers == [first, second].map(ObjectIdentifier.init))
+        _ = machine.observerDetached(id: firstID)  // detached during a delivery
+        let afterDetach = Self.refreshed(&machine)
+        #expect(afterDetach.holes == [0])  // its place in the copy is cleared, nothing copied
+        #expect(afterDetach.version == machine.observersVersion)
+        #expect(machine.observers.map(ObjectIdentifier.init) == [ObjectIdentifier(second)])
+    }
+
+    @Test func detachesMakeHolesUntilTheyOutnumberTheObserversThenTheSlotsAreCompacted() {
+        var machine = Self.runningMachine()
+        let observers = (0..<8).map { _ in Self.observer() }
+        let ids = observers.map { Self.attach($0, to: &machine) }
+        _ = Self.refreshed(&machine)
+        for id in ids[2..<6] { _ = machine.observerDetached(id: id) }  // 4 holes, 4 observers
+        #expect(machine.slots.count == 8)
+        #expect(Self.refreshed(&machine).holes == [2, 3, 4, 5])
+        _ = machine.observerDetached(id: ids[7])  // 5 holes, 3 observers: compacted
+        #expect(machine.slots.count == 3)
+        #expect(machine.observers.map(ObjectIdentifier.init) == [0, 1, 6].map { ObjectIdentifier(observers[$0]) })
+        // The drainer's copy no longer has the slots' layout: it is taken whole.
+        #expect(Self.refreshed(&machine).observers == [0, 1, 6].map { ObjectIdentifier(observers[$0]) })
+        // Ids still find their observers after the compaction.
+        let wasLast = machine.observerDetached(id: ids[1])
+        #expect(!wasLast)
+        let wasLastAgain = machine.observerDetached(id: ids[1])
+        #expect(!wasLastAgain)  // twice: nothing
+        #expect(machine.observers.map(ObjectIdentifier.init) == [0, 6].map { ObjectIdentifier(observers[$0]) })
+        #expect(Self.refreshed(&machine).holes == [1])
+    }
+
+    @Test func detachesInEitherOrderKeepTheOthersInAttachmentOrder() {
+        for reversed in [false, true] {
+            var machine = Self.runningMachine()
+            let observers = (0..<100).map { _ in Self.observer() }
+            let ids = observers.map { Self.attach($0, to: &machine) }
+            let order = reversed ? Array((0..<100).reversed()) : Array(0..<100)
+            for (count, index) in order.enumerated() {
+                _ = Self.refreshed(&machine)
+                let wasLast = machine.observerDetached(id: ids[index])
+                #expect(wasLast == (count == 99))
+                let left = order[(count + 1)...].sorted()
+                #expect(machine.observers.map(ObjectIdentifier.init) == left.map { ObjectIdentifier(observers[$0]) })
+                #expect(machine.slots.count <= 2 * left.count + 1)
+            }
+            #expect(machine.slots.isEmpty)
+        }
     }
 
     @Test func eventsQueuedDuringADeliveryAreTakenInOrder() {
@@ -145,7 +204,7 @@ import Testing
         #expect(ending?.observers.map(ObjectIdentifier.init) == [ObjectIdentifier(observer)])
         #expect(ending?.stop != nil)
         #expect(ending?.version == machine.observersVersion)
-        #expect(machine.deliveryObservers.observers.isEmpty)  // what is still queued goes to nobody
+        #expect(Self.refreshed(&machine).observers == [])  // what is still queued goes to nobody
         let taken5 = machine.queuedEventTaken()
         #expect(taken5.value == 2)
         let accepted7 = machine.eventQueued(.value(3))
@@ -239,14 +298,13 @@ import Testing
 
     @Test func theLastObserverLeavingInterruptsOrEndsTheSignalHereWhenTheSourceHoldsTheTurn() {
         var plain = Self.runningMachine()
-        let first = Self.observer()
-        _ = plain.observerAttached(first)
-        _ = plain.observerAttached(Self.observer())
-        guard case .refreshQueued = plain.observerLeft(first) else {
+        let first = Self.attach(Self.observer(), to: &plain)
+        let second = Self.attach(Self.observer(), to: &plain)
+        guard case .refreshQueued = plain.observerLeft(id: first) else {
             Issue.record("expected a refresh of the drainer's copy while an observer remains")
             return
         }
-        guard case .interrupt = plain.observerLeft(plain.observers[0]) else {
+        guard case .interrupt = plain.observerLeft(id: second) else {
             Issue.record("expected the last observer to interrupt the signal")
             return
         }
@@ -254,9 +312,8 @@ import Testing
 
         let stops = Counter()
         var holding = Self.machineWithSourceHoldingTurn(stops: stops)
-        let only = Self.observer()
-        _ = holding.observerAttached(only)
-        guard case .stopSource(let stop) = holding.observerLeft(only) else {
+        let only = Self.attach(Self.observer(), to: &holding)
+        guard case .stopSource(let stop) = holding.observerLeft(id: only) else {
             Issue.record("expected the signal to end here and the stop to come back")
             return
         }
@@ -273,16 +330,15 @@ import Testing
     /// taken after the events queued, as `nil`.
     @Test func anObserverLeavingWhileOthersRemainQueuesARefreshOfTheDrainersCopy() {
         var machine = Self.runningMachine()
-        let first = Self.observer()
-        _ = machine.observerAttached(first)
+        let first = Self.attach(Self.observer(), to: &machine)
         _ = machine.observerAttached(Self.observer())
         let accepted = machine.eventQueued(.value(1))
         #expect(accepted)
-        guard case .refreshQueued = machine.observerLeft(first) else {
+        guard case .refreshQueued = machine.observerLeft(id: first) else {
             Issue.record("expected a refresh to be queued while an observer remains")
             return
         }
-        guard case .nothing = machine.observerLeft(first) else {
+        guard case .nothing = machine.observerLeft(id: first) else {
             Issue.record("expected nothing for an observer that had left")
             return
         }
@@ -294,9 +350,9 @@ import Testing
     /// A source still starting has not handed over its stop: it runs it once it has.
     @Test func aTerminalQueuedWhileTheHoldingSourceStartsStopsItOnceStarted() {
         var machine = Self.idleMachine()
-        _ = machine.observerAttached(Self.observer())  // starting
+        let only = Self.attach(Self.observer(), to: &machine)  // starting
         machine.sourceHoldsTurn = true
-        _ = machine.observerDetached(machine.observers[0])
+        _ = machine.observerDetached(id: only)
         guard case .stopSource(let stop, queued: false) = machine.terminalQueued(.interrupted) else {
             Issue.record("expected the signal to end")
             return
