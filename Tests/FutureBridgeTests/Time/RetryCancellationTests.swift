@@ -105,10 +105,12 @@ struct RetryCancellationTests {
     /// Runs `rounds` rounds in batches: in each batch, two threads end what comes before
     /// the second attempt of every round (`end`) while two others send the requests, each
     /// pair splitting the rounds between them, so that every round's two actions race.
-    /// Returns the rounds, to check.
+    /// Returns the rounds, to check. The threads are waited for off the test's task: a
+    /// thread of the cooperative pool blocked for the whole race would starve the tests that
+    /// run beside it (two races blocked both of this machine's two).
     static func race(
         rounds: Int, start: (Round) -> (result: Future<Int>, end: @Sendable () -> Void)
-    ) -> [Round] {
+    ) async -> [Round] {
         let batch = 1_000
         var checked: [Round] = []
         var remaining = rounds
@@ -119,35 +121,37 @@ struct RetryCancellationTests {
             let started = rounds.map(start)
             // Threads of their own (concurrentPerform runs four iterations on two cores
             // two after two), released together.
-            let go = DispatchSemaphore(value: 0)
-            let done = DispatchGroup()
-            for thread in 0..<threads {
-                done.enter()
-                Thread {
-                    go.wait()
-                    for index in stride(from: thread % 2, to: size, by: 2) {
-                        // Pauses that differ between the two threads of a round, so that
-                        // either may act first.
-                        spin(thread < 2 ? (index % 4) * 40 : (index % 5) * 30)
-                        if thread < 2 {
-                            rounds[index].end(started[index].end)
-                        } else {
-                            rounds[index].requestCancellation(of: started[index].result)
+            await onAnotherThread {
+                let go = DispatchSemaphore(value: 0)
+                let done = DispatchGroup()
+                for thread in 0..<threads {
+                    done.enter()
+                    Thread {
+                        go.wait()
+                        for index in stride(from: thread % 2, to: size, by: 2) {
+                            // Pauses that differ between the two threads of a round, so that
+                            // either may act first.
+                            spin(thread < 2 ? (index % 4) * 40 : (index % 5) * 30)
+                            if thread < 2 {
+                                rounds[index].end(started[index].end)
+                            } else {
+                                rounds[index].requestCancellation(of: started[index].result)
+                            }
                         }
-                    }
-                    done.leave()
-                }.start()
+                        done.leave()
+                    }.start()
+                }
+                for _ in 0..<threads { go.signal() }
+                done.wait()
             }
-            for _ in 0..<threads { go.signal() }
-            done.wait()
             #expect(started.allSatisfy { $0.result.isCompleted })
             checked += rounds
         }
         return checked
     }
 
-    @Test func requestRacingTheAttemptsFailureStartsNoAttemptAfterIt() {
-        let rounds = Self.race(rounds: stressIterations(100_000, atLeast: 10_000)) { round in
+    @Test func requestRacingTheAttemptsFailureStartsNoAttemptAfterIt() async {
+        let rounds = await Self.race(rounds: stressIterations(100_000, atLeast: 10_000)) { round in
             let first = Promise<Int>()
             let result = retry(attempts: 3, round.operation(first: first.future))
             return (result, { first.fail(TestError()) })
@@ -157,8 +161,8 @@ struct RetryCancellationTests {
         #expect(rounds.contains { $0.endedAfterRequest.withLock { $0 } })
     }
 
-    @Test func requestRacingTheEndOfTheWaitStartsNoAttemptAfterIt() {
-        let rounds = Self.race(rounds: stressIterations(100_000, atLeast: 10_000)) { round in
+    @Test func requestRacingTheEndOfTheWaitStartsNoAttemptAfterIt() async {
+        let rounds = await Self.race(rounds: stressIterations(100_000, atLeast: 10_000)) { round in
             let clock = ManualClock()
             let result = retry(
                 attempts: 3, delay: .constant(interval: .seconds(1)), timekeeper: clock.timekeeper,
