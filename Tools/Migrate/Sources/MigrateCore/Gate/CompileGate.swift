@@ -67,7 +67,9 @@ public struct BuildFailedBeforeEditsError: Error, CustomStringConvertible {
 /// withdrawn, so what depended on a withdrawn unit is planned without it. The package is never
 /// left edited and not building: a plan with nothing left restores the originals.
 public struct CompileGate: Sendable {
+    /// The package's build, run before the edits and after each round of them.
     public var command: BuildCommand
+    /// What runs it: the shell by default, a stand-in in the gate's tests.
     public var runner: BuildRunner
 
     public init(command: BuildCommand, runner: @escaping BuildRunner = runShellCommand) {
