@@ -10,7 +10,10 @@ import Testing
 /// ``SignalValues``: what `for try await` over a signal does at its ends (completion,
 /// failure, interruption, cancellation, release), on an actor, and with a million values.
 /// The race tests are in `SignalValuesRaceTests`.
-@Suite(.timeLimit(.minutes(1)))
+///
+/// Three minutes: a million values in step take a turn of the cooperative pool each, and
+/// under ThreadSanitizer the suite's other stress tests keep its threads busy for minutes.
+@Suite(.timeLimit(.minutes(3)))
 struct SignalValuesTests {
     /// Every value of `values` until the loop ends, and the error that ended it, if any.
     static func drain<Value>(_ values: SignalValues<Value>) async -> (values: [Value], error: (any Error)?) {

@@ -1,4 +1,5 @@
 import FutureBridge
+import FutureBridgeInternals
 import TestSupport
 import Testing
 
@@ -12,9 +13,49 @@ struct SignalDetachTests {
     /// signal that another observer keeps going, detached one by one, in attachment
     /// order or in reverse. The drainer's copy of the observers holds them all (a value
     /// went out), and each detached handler is let go when its `detach()` returns.
+    ///
+    /// The work runs on a thread of its own: a test this long that held a thread of the
+    /// cooperative pool would starve the tests that run beside it (under ThreadSanitizer
+    /// the two cases held both of this machine's two for five minutes, and a test with a
+    /// one-minute limit ran out of it).
     @Test(arguments: [false, true])
-    func detachingAMillionObserversOneByOneTakesLinearTime(inReverse: Bool) {
+    func detachingAMillionObserversOneByOneTakesLinearTime(inReverse: Bool) async {
         let count = stressIterations(1_000_000, atLeast: 100_000)
+        let stop = Locked(false)
+        let seen = Locked(DetachRun())
+        await withTaskCancellationHandler {
+            await onAnotherThread {
+                let run = Self.detachOneByOne(count, inReverse: inReverse) { stop.withLock { $0 } }
+                seen.withLock { $0 = run }
+            }
+        } onCancel: {
+            stop.withLock { $0 = true }
+        }
+        let run = seen.withLock { $0 }
+        if stoppedByItsTimeLimit(after: "\(run.detached) of \(count) detaches") { return }
+        #expect(run.receivedFirst == count)
+        #expect(run.liveHalfway == count - count / 2 - 1)
+        #expect(run.liveAtTheEnd == 0)
+        #expect(run.receivedAfter == count)
+        #expect(run.keptReceived == 2)
+        #expect(!run.terminated)
+    }
+
+    /// What ``detachOneByOne(_:inReverse:stopped:)`` saw, checked on the test's task.
+    struct DetachRun: Sendable {
+        var detached = 0
+        var receivedFirst = 0
+        var liveHalfway = -1
+        var liveAtTheEnd = -1
+        var receivedAfter = 0
+        var keptReceived = 0
+        var terminated = true
+    }
+
+    static func detachOneByOne(
+        _ count: Int, inReverse: Bool, stopped: () -> Bool
+    ) -> DetachRun {
+        var run = DetachRun()
         let (signal, input) = Signal<Int>.pipe()
         let kept = Counter()
         signal.observeValues { _ in kept.increment() }
@@ -31,18 +72,20 @@ struct SignalDetachTests {
                 })
         }
         input.send(1)
-        #expect(received.count == count)
+        run.receivedFirst = received.count
         let order = inReverse ? Array((0..<count).reversed()) : Array(0..<count)
         for (detached, index) in order.enumerated() {
-            if detached % 100 == 0 && stoppedByItsTimeLimit(after: "\(detached) of \(count) detaches") { return }
+            if detached % 100 == 0 && stopped() { return run }
             observations[index].detach()
-            if detached == count / 2 { #expect(live.now == count - count / 2 - 1) }
+            run.detached = detached + 1
+            if detached == count / 2 { run.liveHalfway = live.now }
         }
-        #expect(live.now == 0)
+        run.liveAtTheEnd = live.now
         input.send(2)  // to the observer that stays only
-        #expect(received.count == count)
-        #expect(kept.count == 2)
-        #expect(!signal.isTerminated)
+        run.receivedAfter = received.count
+        run.keptReceived = kept.count
+        run.terminated = signal.isTerminated
+        return run
     }
 
     /// Detaches leave holes that are closed once they outnumber the observers: values go
