@@ -16,16 +16,112 @@ public struct CallMigrator: Sendable {
         self.options = options
     }
 
+    /// The most passes a run makes: each pass rewrites at least one call, and a pyramid
+    /// needs one per level (the deepest seen in a test suite was 23).
+    static let maximumPasses = 64
+
     /// The edited files among `inputs` and the report of every call of a function with an
     /// async counterpart. The functions and their counterparts are found in `inputs`,
     /// `context` (the API's module, when it is another) and `symbolGraphs`, as the
     /// generator finds them; files this tool generated are read, not edited.
+    ///
+    /// The calls are rewritten in passes, until a pass rewrites none: a handler's code moved
+    /// into async code may hold calls that are only then in an async context (a callback
+    /// pyramid), and the next pass rewrites them. The report gives each call once, at its
+    /// line in the file as it was, with what became of it in the last pass that saw it.
     public func migrate(_ inputs: [SourceInput], symbolGraphs: [SymbolGraph] = [], context: [SourceInput] = [])
         -> CallMigrationResult
     {
-        let parsed = inputs.map { Parser.parse(source: $0.text) }
+        var current = inputs
+        var origins = inputs.map { LineOrigins(original: lines(of: $0.text)) }
+        var placements = inputs.map { _ in [Placement]() }
+        var entries: [CallReportEntry] = []
+        var functions: [FunctionReportEntry] = []
+        for pass in 1...Self.maximumPasses {
+            let converted = Set(entries.filter(\.isConverted).map { "\($0.file):\($0.line)" })
+            let result = migratePass(
+                current, symbolGraphs: symbolGraphs, context: context, planFunctions: pass == 1, origins: origins,
+                converted: converted)
+            if pass == 1 { functions = result.functions }
+            // A call a pass left alone, seen again by the next: converted then, or in async code
+            // now, what became of it then; else the first reason stands (the next pass reads the
+            // tool's own code around it). A call converted is an await in the next pass: an
+            // entry there is another call.
+            for entry in result.entries {
+                if let same = entries.firstIndex(where: {
+                    $0.file == entry.file && $0.line == entry.line && $0.function == entry.function && !$0.isConverted
+                }) {
+                    if entry.isConverted || entries[same].outcome.reason == .notAsync { entries[same] = entry }
+                } else {
+                    entries.append(entry)
+                }
+            }
+            guard !result.files.isEmpty else { break }
+            for file in result.files {
+                guard let index = current.firstIndex(where: { $0.path == file.path }) else { continue }
+                placements[index] =
+                    placements[index].map { Placement(unit: $0.unit, lines: mapped($0.lines, through: file.edits)) }
+                    + file.placements
+                origins[index].apply(file.edits)
+                current[index].text = file.text
+            }
+        }
+        // The Linux test manifests list the test methods now async through `asyncTest(…)`.
+        if zip(inputs, current).contains(where: { $0.text != $1.text }) {
+            let asyncTests = TestManifests.asyncMethods(in: current.map(\.text))
+            for index in current.indices where !Migrator.isGenerated(current[index].path) {
+                let edits = TestManifests.edits(of: current[index].text, asyncTests: asyncTests)
+                guard !edits.isEmpty else { continue }
+                placements[index] = placements[index].map {
+                    Placement(unit: $0.unit, lines: mapped($0.lines, through: edits))
+                }
+                origins[index].apply(edits)
+                current[index].text = applying(edits, to: lines(of: current[index].text)).joined(separator: "\n")
+            }
+        }
+        // A test that went on waiting for its expectation between two passes, and no longer does.
+        for (index, entry) in entries.enumerated() {
+            guard case .converted(let notes) = entry.outcome,
+                let text = current.first(where: { $0.path == entry.file })?.text
+            else { continue }
+            entries[index].outcome = .converted(notes: notes.filter { ExpectationTestRule.stillWaits($0, in: text) })
+        }
+        let files = zip(inputs, current).enumerated().compactMap { index, pair -> EditedFile? in
+            let (input, output) = pair
+            guard input.text != output.text else { return nil }
+            let edits = origins[index].edits(to: lines(of: output.text))
+            return EditedFile(
+                path: input.path, text: output.text,
+                diff: unifiedDiff(modifying: input.path, lines: origins[index].original, edits: edits),
+                placements: placements[index])
+        }
+        return CallMigrationResult(files: files, entries: entries, functions: functions)
+    }
+
+    /// One pass's edits of a file: the new text, the edits made to the pass's text, and
+    /// where each unit lies in the new text.
+    private struct PassFile {
+        var path: String
+        var text: String
+        var edits: [LineEdit]
+        var placements: [Placement]
+    }
+
+    private struct PassResult {
+        var files: [PassFile]
+        var entries: [CallReportEntry]
+        var functions: [FunctionReportEntry]
+    }
+
+    /// One pass over `inputs`: the calls whose rewrite is settled, reported and withdrawn at
+    /// their original lines (`origins`); the module's callback pyramids on the first pass.
+    private func migratePass(
+        _ inputs: [SourceInput], symbolGraphs: [SymbolGraph], context: [SourceInput], planFunctions: Bool,
+        origins: [LineOrigins], converted: Set<String>
+    ) -> PassResult {
+        let parsed = inputs.map { parseSwift($0.text) }
         let interfaces =
-            symbolGraphs.map { Parser.parse(source: $0.interface) } + context.map { Parser.parse(source: $0.text) }
+            symbolGraphs.map { parseSwift($0.interface) } + context.map { parseSwift($0.text) }
         let index = SourceIndex(
             files: parsed, interfaces: interfaces, defaultIsolation: options.defaultIsolation,
             compiler: options.compilerIndex)
@@ -37,11 +133,18 @@ public struct CallMigrator: Sendable {
         }
         // The callback pyramids first, to a fixpoint: the calls that await them follow.
         let forms = FunctionPlanner.generatedForms(zip(inputs, parsed).filter { Migrator.isGenerated($0.0.path) })
-        let decisions = FunctionPlanner(index: index, options: options).plan(
-            sources, counterparts: &counterparts, generatedForms: forms)
-        var files: [EditedFile] = []
+        let decisions =
+            planFunctions
+            ? FunctionPlanner(index: index, options: options).plan(
+                sources, counterparts: &counterparts, generatedForms: forms) : []
+        var files: [PassFile] = []
         var entries: [CallReportEntry] = []
         for (input, tree, writer) in sources {
+            let origin = origins[inputs.firstIndex(of: input)!]
+            // The lines of calls converted before, and of calls of this pass: two calls that read
+            // the same (a pyramid's levels) each get a line of their own.
+            var taken = Set(
+                converted.compactMap { $0.hasPrefix(input.path + ":") ? Int($0.dropFirst(input.path.count + 1)) : nil })
             let finder = CallFinder(viewMode: .sourceAccurate)
             finder.walk(tree)
             let converted = decisions.filter { $0.entry.file == input.path && $0.edit != nil }
@@ -58,7 +161,9 @@ public struct CallMigrator: Sendable {
                     name: call.name, argumentLabels: call.labels,
                     trailingClosure: StreamHandlers.hasOneTrailingClosure(call.node))
                 guard let entry = matches.first?.0 else { continue }
-                let line = writer.converter.location(for: call.node.positionAfterSkippingLeadingTrivia).line
+                let passLine = writer.converter.location(for: call.node.positionAfterSkippingLeadingTrivia).line
+                let line = origin.originalLine(of: passLine, text: writer.lines[passLine - 1], taken: taken)
+                taken.insert(line)
                 var rewrite = CallRewrite(
                     call: call.node, file: input.path, line: line, context: CallContext(of: call.node, index: index),
                     matches: matches)
@@ -105,16 +210,21 @@ public struct CallMigrator: Sendable {
             }
             if !edits.isEmpty {
                 files.append(
-                    EditedFile(
+                    PassFile(
                         path: input.path, text: applying(edits, to: writer.lines).joined(separator: "\n"),
-                        diff: unifiedDiff(modifying: input.path, lines: writer.lines, edits: edits),
+                        edits: edits,
                         placements: units.flatMap { unit in
                             outputRanges(of: unit.edits, among: edits).map { Placement(unit: unit.unit, lines: $0) }
                         }))
             }
         }
-        return CallMigrationResult(files: files, entries: entries, functions: decisions.map(\.entry))
+        return PassResult(files: files, entries: entries, functions: decisions.map(\.entry))
     }
+}
+
+/// A text's lines, as the writer splits them.
+private func lines(of text: String) -> [String] {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
 }
 
 /// Whether `edit` touches a line one of `edits` replaces.

@@ -30,9 +30,9 @@ public struct Migrator: Sendable {
     public func migrate(_ inputs: [SourceInput], symbolGraphs: [SymbolGraph] = [], context: [SourceInput] = [])
         -> MigrationResult
     {
-        let parsed = inputs.map { Parser.parse(source: $0.text) }
+        let parsed = inputs.map { parseSwift($0.text) }
         let interfaces =
-            symbolGraphs.map { Parser.parse(source: $0.interface) } + context.map { Parser.parse(source: $0.text) }
+            symbolGraphs.map { parseSwift($0.interface) } + context.map { parseSwift($0.text) }
         let index = SourceIndex(
             files: parsed, interfaces: interfaces, cancelMethods: options.cancelMethods,
             lowestCallableAccess: options.publicOnly ? .public : .internal, defaultIsolation: options.defaultIsolation,

@@ -53,9 +53,39 @@ public final class FakeExpectation: Sendable {
 /// expectation ends. Only that run's: a program running at the same time that checks after
 /// its wait what its handler set would otherwise check before its handler ran. (Where the
 /// run is not known, a handler on the main queue, every wait ends.)
+///
+/// It logs `test failed` to the run's trace: once a test has failed, what it does next does
+/// not change its result, and the harness compares traces up to there (a test that throws
+/// out of an `async throws` method fails the same way: see ``runTest(_:_:_:)``).
 // swift-format-ignore: AlwaysUseLowerCamelCase
 public func XCTFail(_ message: String = "") {
+    FakeTesting.api?.trace.log("test failed")
     FakeExpectation.fail(run: FakeAPI.current)
+}
+
+/// `XCTAssertNil(_:_:)`: fails the test (``XCTFail(_:)``) when `value` is not nil.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func XCTAssertNil(_ value: Any?, _ message: String = "") {
+    if value != nil { XCTFail(message) }
+}
+
+/// `XCTAssertTrue(_:_:)`: logs what it checked, and fails the test (``XCTFail(_:)``) when false.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func XCTAssertTrue(_ condition: Bool, _ message: String = "") {
+    FakeTesting.api?.trace.log("asserted \(condition)")
+    if !condition { XCTFail(message) }
+}
+
+/// Runs an XCTest-style program that throws as XCTest runs a throwing test method: an error
+/// thrown out of it fails the test, logged as ``XCTFail(_:)`` logs it.
+public func runTest<T>(
+    _ api: FakeAPI, _ trace: Trace, _ program: (FakeAPI, Trace) async throws -> T
+) async {
+    do {
+        _ = try await program(api, trace)
+    } catch {
+        trace.log("test failed")
+    }
 }
 
 /// `XCTestCase.expectation(description:)`.
@@ -67,6 +97,17 @@ public func expectation(description: String) -> FakeExpectation {
 /// timeout is not imitated: see ``FakeExpectation``).
 public func wait(for expectations: [FakeExpectation], timeout: Double) {
     for expectation in expectations { expectation.wait() }
+}
+
+/// `XCTestCase.fulfillment(of:timeout:)`: returns once every expectation is fulfilled (the
+/// timeout is not imitated: see ``FakeExpectation``).
+public func fulfillment(of expectations: [FakeExpectation], timeout: Double) async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        DispatchQueue.global().async {
+            for expectation in expectations { expectation.wait() }
+            done.resume()
+        }
+    }
 }
 
 /// A value a test's handler sets and the test checks after its `wait` (what an XCTest test

@@ -10,31 +10,39 @@ public let callSitePrograms: [CallSiteProgram] = [
     CallSiteProgram(
         name: "ExpectationTestRule: a test that waits for the handler becomes async throws",
         before: { ExpectationTestRule1.Before().run(api: $0, trace: $1) },
-        after: { _ = try? await ExpectationTestRule1.After().run(api: $0, trace: $1) }),
+        after: { await runTest($0, $1, ExpectationTestRule1.After().run(api:trace:)) }),
     CallSiteProgram(
         name: "ExpectationTestRule: `XCTFail; fulfill(); return`: the `return` ends the test, as the wait did",
         before: { ExpectationTestRule2.Before().run(api: $0, trace: $1) },
-        after: { _ = try? await ExpectationTestRule2.After().run(api: $0, trace: $1) }),
+        after: { await runTest($0, $1, ExpectationTestRule2.After().run(api:trace:)) }),
     CallSiteProgram(
         name: "ExpectationTestRule: `fulfill()` on success, `XCTFail` otherwise: that path fails, before and after",
         before: { ExpectationTestRule3.Before().run(api: $0, trace: $1) },
-        after: { _ = try? await ExpectationTestRule3.After().run(api: $0, trace: $1) }),
+        after: { await runTest($0, $1, ExpectationTestRule3.After().run(api:trace:)) }),
+    CallSiteProgram(
+        name: "ExpectationTestRule: an expectation fulfilled where this tool does not follow: the test still awaits it",
+        before: { ExpectationTestRule4.Before().run(api: $0, trace: $1) },
+        after: { await runTest($0, $1, ExpectationTestRule4.After().run(api:trace:)) }),
     CallSiteProgram(
         name: "ExpectationTestRule: a helper returning what the handler set after the wait: async with its test",
-        before: { ExpectationTestRule4.Before().run(api: $0, trace: $1) },
-        after: { _ = try? await ExpectationTestRule4.After().run(api: $0, trace: $1) }),
+        before: { ExpectationTestRule5.Before().run(api: $0, trace: $1) },
+        after: { await runTest($0, $1, ExpectationTestRule5.After().run(api:trace:)) }),
     CallSiteProgram(
         name: "ExpectationTestRule: a helper's value after the wait, kept by the test in a `let`: awaited there",
-        before: { ExpectationTestRule5.Before().run(api: $0, trace: $1) },
-        after: { _ = try? await ExpectationTestRule5.After().run(api: $0, trace: $1) }),
+        before: { ExpectationTestRule6.Before().run(api: $0, trace: $1) },
+        after: { await runTest($0, $1, ExpectationTestRule6.After().run(api:trace:)) }),
     CallSiteProgram(
         name: "ExpectationTestRule: `fulfill(); return` inside `#if`: each clause is a branch, as in an `if`",
-        before: { ExpectationTestRule6.Before().run(api: $0, trace: $1) },
-        after: { _ = try? await ExpectationTestRule6.After().run(api: $0, trace: $1) }),
+        before: { ExpectationTestRule7.Before().run(api: $0, trace: $1) },
+        after: { await runTest($0, $1, ExpectationTestRule7.After().run(api:trace:)) }),
+    CallSiteProgram(
+        name: "ExpectationTestRule: `fulfill()` in an `#if` without `#else`: still awaited (other builds time out)",
+        before: { ExpectationTestRule8.Before().run(api: $0, trace: $1) },
+        after: { await runTest($0, $1, ExpectationTestRule8.After().run(api:trace:)) }),
     CallSiteProgram(
         name: "ExpectationTestRule: assertions after the wait read what the handler set: they follow the awaited code",
-        before: { ExpectationTestRule7.Before().run(api: $0, trace: $1) },
-        after: { _ = try? await ExpectationTestRule7.After().run(api: $0, trace: $1) }),
+        before: { ExpectationTestRule9.Before().run(api: $0, trace: $1) },
+        after: { await runTest($0, $1, ExpectationTestRule9.After().run(api:trace:)) }),
     CallSiteProgram(
         name: "ContinuationCallRule: a continuation resumed by the handler: the call awaited in its place",
         before: { await ContinuationCallRule1.Before().run(api: $0, trace: $1) },
@@ -188,6 +196,10 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await ErrorOnlyRule2.Before().run(api: $0, trace: $1) },
         after: { await ErrorOnlyRule2.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
+        name: "ErrorOnlyRule: the error ignored (`_ in`): `try? await`, the code after it runs either way",
+        before: { await ErrorOnlyRule3.Before().run(api: $0, trace: $1) },
+        after: { await ErrorOnlyRule3.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
         name: "ValueHandlerRule: a value and no error",
         before: { await ValueHandlerRule1.Before().run(api: $0, trace: $1) },
         after: { await ValueHandlerRule1.After().run(api: $0, trace: $1) }),
@@ -195,6 +207,14 @@ public let callSitePrograms: [CallSiteProgram] = [
         name: "ValueHandlerRule: nothing at all",
         before: { await ValueHandlerRule2.Before().run(api: $0, trace: $1) },
         after: { await ValueHandlerRule2.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "TestFailureRule: a pyramid in a test becomes one await after another; a failure throws out of the test",
+        before: { TestFailureRule1.Before().run(api: $0, trace: $1) },
+        after: { await runTest($0, $1, TestFailureRule1.After().run(api:trace:)) }),
+    CallSiteProgram(
+        name: "TestFailureRule: failure code that may pass (`XCTAssertTrue`) keeps its `catch`",
+        before: { TestFailureRule2.Before().run(api: $0, trace: $1) },
+        after: { await runTest($0, $1, TestFailureRule2.After().run(api:trace:)) }),
     CallSiteProgram(
         name: "PyramidFunctionRule: a pyramid of two calls: two awaits; its async caller awaits it",
         before: { await PyramidFunctionRule1.Before().run(api: $0, trace: $1) },
@@ -358,6 +378,38 @@ enum ExpectationTestRule3 {
 enum ExpectationTestRule4 {
     struct Before {
         func run(api: FakeAPI, trace: Trace) {
+            let done = expectation(description: "load")
+            api.load(id: 1) { result in
+                switch result {
+                case .success(let text):
+                    trace.log("loaded \(text)")
+                case .failure(let error):
+                    trace.failed(error)
+                }
+                DispatchQueue.main.async { done.fulfill() }
+            }
+            wait(for: [done], timeout: 1)
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async throws {
+            let done = expectation(description: "load")
+            do {
+                let text = try await api.load(id: 1)
+                trace.log("loaded \(text)")
+            } catch {
+                trace.failed(error)
+            }
+            DispatchQueue.main.async { done.fulfill() }
+            await fulfillment(of: [done], timeout: 1)
+        }
+    }
+}
+
+enum ExpectationTestRule5 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
             XCTAssertEqual(loaded(api: api, trace: trace), "v")
         }
 
@@ -397,7 +449,7 @@ enum ExpectationTestRule4 {
     }
 }
 
-enum ExpectationTestRule5 {
+enum ExpectationTestRule6 {
     struct Before {
         func run(api: FakeAPI, trace: Trace) {
             let text = loaded(api: api, trace: trace)
@@ -440,7 +492,7 @@ enum ExpectationTestRule5 {
     }
 }
 
-enum ExpectationTestRule6 {
+enum ExpectationTestRule7 {
     struct Before {
         func run(api: FakeAPI, trace: Trace) {
             let done = expectation(description: "load")
@@ -482,7 +534,43 @@ enum ExpectationTestRule6 {
     }
 }
 
-enum ExpectationTestRule7 {
+enum ExpectationTestRule8 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            let done = expectation(description: "load")
+            api.load(id: 1) { result in
+                switch result {
+                case .success(let text):
+                    trace.log("loaded \(text)")
+                case .failure(let error):
+                    trace.failed(error)
+                }
+                #if canImport(Dispatch)
+                    done.fulfill()
+                #endif
+            }
+            wait(for: [done], timeout: 1)
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async throws {
+            let done = expectation(description: "load")
+            do {
+                let text = try await api.load(id: 1)
+                trace.log("loaded \(text)")
+            } catch {
+                trace.failed(error)
+            }
+            #if canImport(Dispatch)
+                done.fulfill()
+            #endif
+            await fulfillment(of: [done], timeout: 1)
+        }
+    }
+}
+
+enum ExpectationTestRule9 {
     struct Before {
         func run(api: FakeAPI, trace: Trace) {
             let done = expectation(description: "load")
@@ -1763,6 +1851,23 @@ enum ErrorOnlyRule2 {
     }
 }
 
+enum ErrorOnlyRule3 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            api.save("e") { _ in
+                trace.log("saved or not")
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            try? await api.save("e")
+            trace.log("saved or not")
+        }
+    }
+}
+
 enum ValueHandlerRule1 {
     struct Before {
         func run(api: FakeAPI, trace: Trace) async {
@@ -1797,6 +1902,64 @@ enum ValueHandlerRule2 {
                 try await api.ping()
                 trace.log("pong")
             } catch {}
+        }
+    }
+}
+
+enum TestFailureRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            let done = expectation(description: "save, then load")
+            api.save("a") { error in
+                XCTAssertNil(error)
+                api.load(id: 1) { result in
+                    switch result {
+                    case .success(let text):
+                        trace.log("loaded \(text)")
+                    case .failure(let error):
+                        XCTFail("load failed: \(error)")
+                    }
+                    done.fulfill()
+                }
+            }
+            wait(for: [done], timeout: 1)
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async throws {
+            try await api.save("a")
+            let text = try await api.load(id: 1)
+            trace.log("loaded \(text)")
+        }
+    }
+}
+
+enum TestFailureRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            let done = expectation(description: "load")
+            api.load(id: 1) { result in
+                switch result {
+                case .success(let text):
+                    trace.log("loaded \(text)")
+                case .failure(let error):
+                    XCTAssertTrue(trace.isEnabled, "\(error)")
+                }
+                done.fulfill()
+            }
+            wait(for: [done], timeout: 1)
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async throws {
+            do {
+                let text = try await api.load(id: 1)
+                trace.log("loaded \(text)")
+            } catch {
+                XCTAssertTrue(trace.isEnabled, "\(error)")
+            }
         }
     }
 }

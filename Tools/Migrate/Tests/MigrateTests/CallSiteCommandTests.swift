@@ -44,7 +44,7 @@ struct CallSiteCommandTests {
         let dryRun = try run(["calls", app.path, "--context", api.path])
         #expect(dryRun.status == 0)
         #expect(dryRun.output.hasPrefix("--- \(file.path)\n+++ \(file.path)\n@@ -1,12 +1,12 @@\n"))
-        #expect(dryRun.errors.contains("2 call sites with an async counterpart: 1 converted, 1 left alone"))
+        #expect(dryRun.errors.contains("2 call sites with an async counterpart: 1 converted (50%), 1 left alone"))
         #expect(dryRun.errors.contains("1  not in an async context:\n      Refresh.swift:13\n"))
         #expect(try String(contentsOf: file, encoding: .utf8) == source)
 
@@ -84,7 +84,7 @@ struct CallSiteCommandTests {
         #expect(try String(contentsOf: file, encoding: .utf8) == expected)
 
         let again = try run(["calls", app.path, "--context", api.path, "--summary"])
-        #expect(again.errors.contains("1 call site with an async counterpart: 0 converted, 1 left alone"))
+        #expect(again.errors.contains("1 call site with an async counterpart: 0 converted (0%), 1 left alone"))
     }
 
     /// A target with `.defaultIsolation(MainActor.self)` in its package's manifest: its

@@ -8,7 +8,9 @@ struct CallSiteExpectationTests {
         try CallSiteFixtures.rewrite(program)
     }
 
-    @Test("waitForExpectations, assertions in the handler, a method that throws: async, the assertions in order")
+    @Test(
+        "waitForExpectations, assertions in the handler, a throwing method: async, the assertions in order, failure thrown"
+    )
     // (A `return` in the handler before `fulfill()` fails the test by timing out: left alone, see below.)
     func xctestCase() throws {
         let (text, result) = try Self.rewrite(
@@ -43,45 +45,93 @@ struct CallSiteExpectationTests {
                     let api = FakeAPI(outcome: .value, trace: Trace())
 
                     func testLoad() async throws {
-                        do {
-                            let text = try await api.load(id: 2)
-                            XCTAssertEqual(text, "v")
-                            XCTAssertFalse(text.isEmpty)
-                        } catch {
-                            XCTFail("\\(error)")
-                        }
+                        let text = try await api.load(id: 2)
+                        XCTAssertEqual(text, "v")
+                        XCTAssertFalse(text.isEmpty)
                     }
                 }
                 """)
     }
 
-    @Test("The expectation's shape not kept: left alone with the reason")
+    @Test("A return in the handler that skips `fulfill()` without a failure: left alone with the reason")
     func leftAlone() throws {
+        // An early return skipped fulfill(): the test failed by timing out; awaited, it would pass.
+        let program = """
+            func testLoad(api: FakeAPI, trace: Trace) {
+                let done = expectation(description: "load")
+                api.load(id: 1) { result in
+                    trace.log("called")
+                    guard trace.isEnabled else { return }
+                    done.fulfill()
+                }
+                wait(for: [done], timeout: 1)
+            }
+            """
+        let (_, result) = try Self.rewrite(program)
+        guard case .leftAlone(.expectation, let actual) = result.entries.first?.outcome else {
+            Issue.record("not left alone: \(result.entries)")
+            return
+        }
+        #expect(actual.contains("a `return` in the handler"), "\(actual)")
+    }
+
+    @Test("A wait's handler that checks the timeout goes with the wait; one that asserts more: left alone")
+    func waitHandler() throws {
+        let program = { (handler: String) in
+            """
+            func testLoad(api: FakeAPI, trace: Trace) {
+                var loaded = ""
+                let done = expectation(description: "load")
+                api.load(id: 1) { result in
+                    if case .success(let text) = result { loaded = text } else { XCTFail() }
+                    done.fulfill()
+                }
+                waitForExpectations(timeout: 1) { error in
+                    \(handler)
+                }
+            }
+            """
+        }
+        let (checked, timeoutOnly) = try Self.rewrite(program("XCTAssertNil(error, \"timed out\")"))
+        #expect(timeoutOnly.convertedCount == 1, "\(timeoutOnly.entries)")
+        #expect(!checked.contains("waitForExpectations") && !checked.contains("timed out"), "\(checked)")
+        let (_, more) = try Self.rewrite(program("XCTAssertEqual(loaded, \"v\")"))
+        guard case .leftAlone(.expectation, let detail) = more.entries.first?.outcome else {
+            Issue.record("not left alone: \(more.entries)")
+            return
+        }
+        #expect(detail.contains("the wait's handler runs code after the wait"), "\(detail)")
+    }
+
+    @Test("Paths the wait ended differently: awaited, the test still awaits the expectation, which keeps them")
+    func stillAwaited() throws {
         let programs = [
-            // code after fulfill(): it ran after the wait could return.
-            ("runs after `done.fulfill()`", "done.fulfill()\n        trace.log(\"after\")"),
-            // an early return skipped fulfill(): the test failed by timing out.
-            ("a `return` in the handler", "guard trace.isEnabled else { return }\n        done.fulfill()"),
-            // a path without fulfill() or XCTFail: it timed out; awaited, it would pass.
-            ("ends without `done.fulfill()`", "if trace.isEnabled {\n            done.fulfill()\n        }"),
+            // code after fulfill(): it ran after the wait could return; now before the test goes on.
+            "done.fulfill()\n        trace.log(\"after\")",
+            // a path without fulfill() or XCTFail: it timed out, and still does.
+            "if trace.isEnabled {\n            done.fulfill()\n        }",
         ]
-        for (detail, tail) in programs {
+        for tail in programs {
             let program = """
                 func testLoad(api: FakeAPI, trace: Trace) {
                     let done = expectation(description: "load")
                     api.load(id: 1) { result in
-                        trace.log("called")
+                        switch result {
+                        case .success(let text):
+                            trace.log(text)
+                        case .failure(let error):
+                            trace.failed(error)
+                        }
                         \(tail)
                     }
                     wait(for: [done], timeout: 1)
                 }
                 """
-            let (_, result) = try Self.rewrite(program)
-            guard case .leftAlone(.expectation, let actual) = result.entries.first?.outcome else {
-                Issue.record("not left alone: \(result.entries)")
-                continue
-            }
-            #expect(actual.contains(detail), "\(actual)")
+            let (text, result) = try Self.rewrite(program)
+            #expect(result.convertedCount == 1, "\(result.entries)")
+            #expect(text.contains("    let done = expectation(description: \"load\")\n"))
+            let kept = tail.replacingOccurrences(of: "\n    ", with: "\n")
+            #expect(text.contains("    \(kept)\n    await fulfillment(of: [done], timeout: 1)\n}"), "\(text)")
         }
     }
 

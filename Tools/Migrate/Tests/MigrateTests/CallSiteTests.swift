@@ -41,14 +41,21 @@ enum CallSiteFixtures {
             let isolatedByDefault = example.options.defaultIsolation != nil
             let wrapper = isolatedByDefault ? "@MainActor struct" : "struct"
             let mainActor = example.before.contains("@MainActor func run(") || isolatedByDefault ? "await " : ""
-            let before =
-                example.before.contains("func run(api: FakeAPI, trace: Trace) async throws")
-                ? "_ = try? await "
-                : example.before.contains("func run(api: FakeAPI, trace: Trace) async") ? "await " : mainActor
+            // An XCTest-style program that throws runs as XCTest runs a throwing test method: a
+            // thrown error fails the test. Another program's error is dropped.
+            let isTest = example.before.contains("expectation(description:")
+            let call = { (type: String, throwing: Bool, prefix: String) in
+                throwing && isTest
+                    ? "await runTest($0, $1, \(name).\(type)().run(api:trace:))"
+                    : "\(throwing ? "_ = try? await " : prefix)\(name).\(type)().run(api: $0, trace: $1)"
+            }
+            let before = call(
+                "Before", example.before.contains("func run(api: FakeAPI, trace: Trace) async throws"),
+                example.before.contains("func run(api: FakeAPI, trace: Trace) async") ? "await " : mainActor)
             let isAsync = after.contains("func run(api: FakeAPI, trace: Trace) async")
-            let awaited =
-                after.contains("func run(api: FakeAPI, trace: Trace) async throws")
-                ? "_ = try? await " : isAsync ? "await " : mainActor
+            let awaited = call(
+                "After", after.contains("func run(api: FakeAPI, trace: Trace) async throws"),
+                isAsync ? "await " : mainActor)
             // A caller of a shim (a synchronous caller, or one whose shim delivers from a task of
             // its own): the harness waits for its handler.
             let startsTask = ["Task {", "Task(", "Task.detached"].contains(where: after.contains)
@@ -58,8 +65,8 @@ enum CallSiteFixtures {
                 """
                     CallSiteProgram(
                         name: "\(rule): \(example.name)",
-                        before: { \(before)\(name).Before().run(api: $0, trace: $1) },
-                        after: { \(awaited)\(name).After().run(api: $0, trace: $1) }\(shim)),
+                        before: { \(before) },
+                        after: { \(awaited) }\(shim)),
                 """)
             types.append(
                 """
@@ -267,7 +274,7 @@ struct CallSiteRuleTests {
             CallRuleCatalog.examples.filter { $0.rule == "ResultHandlerRule" || $0.rule == "StatementOrderRule" }
                 .map(\.example.before).joined(separator: "\n\n"))
         let summary = full.summary(module: "Examples")
-        #expect(summary.hasPrefix("Examples: 6 call sites with an async counterpart: 4 converted, 2 left alone"))
+        #expect(summary.hasPrefix("Examples: 6 call sites with an async counterpart: 4 converted (66%), 2 left alone"))
         #expect(summary.contains("  2  code runs after the call:\n      Program.swift:"))
     }
 }

@@ -64,7 +64,7 @@ public struct ResolvedSignature: Sendable, Equatable {
         }
         guard let open = Self.parameterListStart(text) else { return nil }
         let source = "typealias Resolved = " + text[open...]
-        let tree = Parser.parse(source: source)
+        let tree = parseSwift(source)
         guard let alias = tree.statements.first?.item.as(TypeAliasDeclSyntax.self),
             let function = alias.initializer.value.as(FunctionTypeSyntax.self)
         else { return nil }

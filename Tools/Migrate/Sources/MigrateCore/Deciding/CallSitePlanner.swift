@@ -72,6 +72,11 @@ struct CallSitePlanner {
             current.notes.append(
                 "the handler's code now runs on the main actor (it ran where `\(entry.name)` called it back)")
         }
+        if TestFailureRule.propagates(current) {
+            current.propagates = true
+            current.notes.append(
+                "a failure of `\(entry.name)` now throws out of the test, which fails there as it did")
+        }
         return .proceed(current)
     }
 }

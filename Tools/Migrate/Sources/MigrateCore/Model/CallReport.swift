@@ -39,6 +39,11 @@ public enum CallOutcome: Sendable, Equatable {
     case converted(notes: [String])
     /// Left as it is, and why.
     case leftAlone(LeaveReason, String)
+
+    /// Why the call was left alone; nil when it was converted.
+    public var reason: LeaveReason? {
+        if case .leftAlone(let reason, _) = self { reason } else { nil }
+    }
 }
 
 /// One call of a completion-handler function with an async counterpart.
@@ -136,7 +141,8 @@ public struct CallMigrationResult: Sendable {
         var lines = [
             (module.map { $0 + ": " } ?? "")
                 + "\(total) call site\(total == 1 ? "" : "s") with an async counterpart: "
-                + "\(convertedCount) converted, \(total - convertedCount) left alone"
+                + "\(convertedCount) converted (\(total == 0 ? 0 : convertedCount * 100 / total)%), "
+                + "\(total - convertedCount) left alone"
         ]
         var left: [LeaveReason: [String]] = [:]
         var notes: [String] = []

@@ -1,4 +1,6 @@
 import Foundation
+import SwiftParser
+import SwiftSyntax
 
 /// The Swift files under `root` (skipping hidden directories and `.build*`), with paths
 /// relative to it, in a stable order.
@@ -53,4 +55,12 @@ public func writeNewFiles(_ files: [GeneratedFile], under root: URL) throws -> [
         try Data(file.text.utf8).write(to: target, options: .withoutOverwriting)
     }
     return targets
+}
+
+/// `text` parsed as Swift, as deeply nested as the compiler takes it: a parser built for
+/// debugging stops at 20 levels of nesting by default (a test's callback pyramid of six
+/// calls is deeper) and reports the rest as syntax errors; built for release, at 256.
+func parseSwift(_ text: String) -> SourceFileSyntax {
+    var text = text
+    return text.withUTF8 { Parser.parse(source: $0, maximumNestingLevel: 256) }
 }

@@ -49,7 +49,7 @@ public enum PackageManifest {
             }
         }
         let finder = Finder(viewMode: .sourceAccurate)
-        finder.walk(Parser.parse(source: manifest))
+        finder.walk(parseSwift(manifest))
         let trimmed = { (path: String) in path.hasSuffix("/") ? String(path.dropLast()) : path }
         let path = trimmed(targetPath)
         let target = finder.targets.first { target in

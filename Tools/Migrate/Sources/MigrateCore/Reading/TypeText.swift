@@ -157,7 +157,7 @@ enum TypeText {
 
     /// A type parsed from its spelling (nil if it does not parse as one).
     static func parse(_ spelled: String) -> TypeSyntax? {
-        let file = Parser.parse(source: "let _: " + spelled)
+        let file = parseSwift("let _: " + spelled)
         guard let decl = file.statements.first?.item.as(VariableDeclSyntax.self),
             let type = decl.bindings.first?.typeAnnotation?.type, !type.hasError
         else { return nil }

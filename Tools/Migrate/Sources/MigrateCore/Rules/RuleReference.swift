@@ -156,7 +156,7 @@ public enum RuleReference {
     /// A generated file's declarations: without its header comment, its imports, and the
     /// private helper types every generated file that needs them declares.
     private static func declarations(_ text: String) -> String {
-        let file = Parser.parse(source: text)
+        let file = parseSwift(text)
         let kept = file.statements.filter { item in
             if item.item.is(ImportDeclSyntax.self) { return false }
             let modifiers =

@@ -37,12 +37,26 @@ struct CallSiteWriter {
         guard let call = edit(rewrite) else { return nil }
         guard let test = rewrite.expectation else { return [call] }
         var result = [call]
-        for item in [test.declaration, test.wait] {
-            guard let removal = removal(of: item) else { return nil }
-            result.append(removal)
+        if test.keepsWaiting {
+            if ExpectationTestRule.awaitedFulfillment(test.wait) == nil {
+                guard let wait = fulfillmentEdit(test) else { return nil }
+                result.append(wait)
+            }
+        } else {
+            for item in [test.declaration, test.wait] {
+                guard let removal = removal(of: item) else { return nil }
+                result.append(removal)
+            }
         }
-        guard let signature = asyncEdit(test.function) else { return nil }
-        result.append(signature)
+        if let signature = asyncEdit(test.function) {
+            // An edit of the call's own line (a one-line method) is not written.
+            guard !result.contains(where: { $0.first <= signature.last && signature.first <= $0.last }) else {
+                return nil
+            }
+            result.append(signature)
+        } else if test.function.signature.effectSpecifiers?.asyncSpecifier == nil {
+            return nil
+        }
         guard let helper = test.helper else { return result }
         // A helper that tests call: each calling method made `async throws`, each call awaited.
         for function in helper.functions {
@@ -59,10 +73,31 @@ struct CallSiteWriter {
         return result
     }
 
-    /// `func test() {` → `func test() async throws {` (`throws` already there: ` async` before it).
+    /// `func test() {` → `func test() async throws {` (`throws` already there: ` async` before
+    /// it; `async` already there: ` throws` after it); nil when it is `async throws` already.
     private func asyncEdit(_ function: FunctionDeclSyntax) -> LineEdit? {
-        let effects = function.signature.effectSpecifiers?.throwsClause == nil ? " async throws" : " async"
-        return inserting(effects, at: function.signature.parameterClause.endPositionBeforeTrailingTrivia)
+        let effects = function.signature.effectSpecifiers
+        switch (effects?.asyncSpecifier, effects?.throwsClause) {
+        case (.some, .some): return nil
+        case (.some(let async), nil): return inserting(" throws", at: async.endPositionBeforeTrailingTrivia)
+        case (nil, .some):
+            return inserting(" async", at: function.signature.parameterClause.endPositionBeforeTrailingTrivia)
+        case (nil, nil):
+            return inserting(" async throws", at: function.signature.parameterClause.endPositionBeforeTrailingTrivia)
+        }
+    }
+
+    /// `wait(for: [done], timeout: t)` or `waitForExpectations(timeout: t)` → `await
+    /// fulfillment(of: [done], timeout: t)`, the wait an async test may make.
+    private func fulfillmentEdit(_ test: ExpectationTest) -> LineEdit? {
+        guard let call = test.wait.item.as(FunctionCallExprSyntax.self),
+            let timeout = call.arguments.first(where: { $0.label?.text == "timeout" }),
+            let name = ExpectationTestRule.expectationName(test.declaration),
+            let lines = ownLines(test.wait)
+        else { return nil }
+        let indent = String(self.lines[lines.lowerBound].prefix { $0 == " " || $0 == "\t" })
+        let text = "await fulfillment(of: [\(name)], timeout: \(timeout.expression.trimmedDescription))"
+        return LineEdit(first: lines.lowerBound, last: lines.upperBound, lines: [indent + text])
     }
 
     /// `helper(…)` → `try await helper(…)`; in an assertion, `let helperResult = try await
@@ -162,7 +197,9 @@ struct CallSiteWriter {
         let call = callText(rewrite, entry: entry)
         let awaited: String
         // A value the success code never reads is discarded (`let value` unread is a warning).
-        if let value = branches.valueName, Self.reads(value, in: branches.success) {
+        if branches.ignoresError {
+            awaited = "try? await \(call)"
+        } else if let value = branches.valueName, Self.reads(value, in: branches.success) {
             awaited = "let \(value) = try await \(call)"
         } else if entry.shape.valueText == nil {
             awaited = "try await \(call)"
@@ -176,14 +213,25 @@ struct CallSiteWriter {
             guard let lines = ownLines(fulfill) else { return nil }
             dropped.formUnion(lines)
         }
-        let moved = [branches.success, branches.failure].compactMap { items in
+        let moved = [branches.success, branches.failure, branches.tail].compactMap { items in
             items.first.map { $0.position.utf8Offset..<items.last!.endPosition.utf8Offset }
         }
         var result = comments(in: statement, outside: moved).map { indent + $0 }
-        result += [indent + "do {", indent + "    " + awaited]
         let captures = (rewrite.hopCaptures, rewrite.hopCopies)
-        result += block(branches.success, indent: indent + "    ", hop: hop, captures: captures, dropping: dropped)
-        result += catchLines(branches, indent: indent, suffix: suffix, hop: hop, captures: captures, dropping: dropped)
+        let tail = block(branches.tail, indent: indent, hop: false, dropping: dropped)
+        // The error ends the test, or is ignored: the success code follows the await.
+        if rewrite.propagates || branches.ignoresError {
+            result += [indent + awaited]
+            result += block(branches.success, indent: indent, hop: hop, captures: captures, dropping: dropped) + tail
+            if !suffix.isEmpty { result[result.count - 1] += suffix }
+            return LineEdit(first: start.line - 1, last: end.line - 1, lines: result)
+        }
+        result += [indent + "do {", indent + Self.unit(indent) + awaited]
+        result += block(
+            branches.success, indent: indent + Self.unit(indent), hop: hop, captures: captures, dropping: dropped)
+        let closing = tail.isEmpty ? suffix : ""
+        result += catchLines(branches, indent: indent, suffix: closing, hop: hop, captures: captures, dropping: dropped)
+        if !tail.isEmpty { result += tail.dropLast() + [tail.last! + suffix] }
         return LineEdit(first: start.line - 1, last: end.line - 1, lines: result)
     }
 
@@ -195,7 +243,8 @@ struct CallSiteWriter {
     ) -> [String] {
         var binding = branches.errorName.map { $0 == "error" ? "" : " let \($0)" } ?? ""
         if let type = branches.errorType { binding = " let \(branches.errorName ?? "error") as \(type)" }
-        let failure = block(branches.failure, indent: indent + "    ", hop: hop, captures: captures, dropping: dropping)
+        let failure = block(
+            branches.failure, indent: indent + Self.unit(indent), hop: hop, captures: captures, dropping: dropping)
         if failure.isEmpty { return [indent + "} catch\(binding) {}" + suffix] }
         return [indent + "} catch\(binding) {"] + failure + [indent + "}" + suffix]
     }
@@ -224,6 +273,12 @@ struct CallSiteWriter {
             }
         }
         return result
+    }
+
+    /// One level of indentation inside code indented by `indent`: a tab where the file
+    /// indents with tabs, else four spaces.
+    static func unit(_ indent: String) -> String {
+        indent.contains("\t") ? "\t" : "    "
     }
 
     /// `api.load(id: 1)`: the callee as written (renamed when the counterpart has another
@@ -271,11 +326,17 @@ struct CallSiteWriter {
         let firstLine = converter.location(for: first.position).line - 1
         body = body.enumerated().filter { !dropping.contains(firstLine + $0.offset) }.map(\.element)
         while let head = body.first, head.allSatisfy(\.isWhitespace) { body.removeFirst() }
-        let margin =
-            body.filter { !$0.allSatisfy(\.isWhitespace) }.map { $0.prefix { $0 == " " || $0 == "\t" }.count }.min()
-            ?? 0
-        let inner = hop ? indent + "    " : indent
-        let moved = body.map { $0.allSatisfy(\.isWhitespace) ? "" : inner + String($0.dropFirst(margin)) }
+        // The code's own margin; a line comment (Xcode's "comment out" writes `//` in column 1)
+        // does not set it, and loses only the blanks it has.
+        let leading = { (line: String) in line.prefix { $0 == " " || $0 == "\t" }.count }
+        let code = body.filter {
+            !$0.allSatisfy(\.isWhitespace) && !$0.drop { $0 == " " || $0 == "\t" }.hasPrefix("//")
+        }
+        let margin = (code.isEmpty ? body.filter { !$0.allSatisfy(\.isWhitespace) } : code).map(leading).min() ?? 0
+        let inner = hop ? indent + Self.unit(indent) : indent
+        let moved = body.map {
+            $0.allSatisfy(\.isWhitespace) ? "" : inner + String($0.dropFirst(min(margin, leading($0))))
+        }
         guard hop else { return moved }
         let used = captures.0.filter { CallRewrite.uses($0, in: items) }
         let list = used.isEmpty ? "" : " [" + used.joined(separator: ", ") + "] in"

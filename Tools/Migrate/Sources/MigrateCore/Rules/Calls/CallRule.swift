@@ -46,6 +46,9 @@ struct CallRewrite {
     /// Settled by ``ContinuationCallRule`` and ``KeptHandleRule``: a continuation the handler
     /// only resumes, which the awaited call replaces where it stands.
     var resumed: ResumedContinuation?
+    /// Settled last (``TestFailureRule``): in a throwing test, the failure code only records a
+    /// failure, so the awaited call's error is left to end the test: no `do`/`catch`.
+    var propagates = false
 
     /// The handler's parameter names (`_` for an unnamed one); nil for `$0`.
     var parameterNames: [String]? {
@@ -79,6 +82,11 @@ struct HandlerBranches {
     var failure: [CodeBlockItemSyntax]
     /// The error's type, when the `catch` is for that type only (`catch let error as ParseError`).
     var errorType: String? = nil
+    /// The code after the `switch` (or `if`) in the handler, which ran on both paths: it
+    /// follows the `do`/`catch`.
+    var tail: [CodeBlockItemSyntax] = []
+    /// The handler ignores the error: `try? await`, the success code (all of it) after it.
+    var ignoresError = false
 }
 
 /// What a call-site rule decides: go on with what it settled, or leave the call alone.
@@ -149,7 +157,7 @@ public enum CallRuleCatalog {
             CounterpartCallRule.self,
             KeptHandleRule.self, DispatchGroupRule.self, StatementOrderRule.self, MainQueueHopRule.self,
             WeakSelfRule.self, StreamCallRule.self, ResultHandlerRule.self, OptionalValueErrorRule.self,
-            ErrorOnlyRule.self, ValueHandlerRule.self,
+            ErrorOnlyRule.self, ValueHandlerRule.self, TestFailureRule.self,
         ]
     }
 
@@ -162,13 +170,77 @@ public enum CallRuleCatalog {
 // MARK: - What the rules share
 
 extension CallRewrite {
-    /// Whether `name` is used in `nodes` (as an identifier, not as a member's name).
+    /// Whether `name` is used in `nodes` (as an identifier, not as a member's name, nor in a
+    /// closure of theirs that takes a parameter of that name, which is another value).
     static func uses(_ name: String, in nodes: [some SyntaxProtocol]) -> Bool {
         nodes.contains { node in
             node.tokens(viewMode: .sourceAccurate).contains { token in
-                (token.tokenKind == .identifier(name) || (name == "self" && token.tokenKind == .keyword(.self)))
-                    && token.previousToken(viewMode: .sourceAccurate)?.tokenKind != .period
+                guard token.tokenKind == .identifier(name) || (name == "self" && token.tokenKind == .keyword(.self)),
+                    token.previousToken(viewMode: .sourceAccurate)?.tokenKind != .period
+                else { return false }
+                // A new binding, unless the shorthand `if let x`/`guard let x`, which reads `x` too.
+                if let pattern = token.parent?.as(IdentifierPatternSyntax.self),
+                    pattern.parent?.as(OptionalBindingConditionSyntax.self)?.initializer != nil
+                        || !(pattern.parent?.is(OptionalBindingConditionSyntax.self) ?? false)
+                {
+                    return false
+                }
+                var current = token.parent
+                var child = Syntax(token)
+                while let syntax = current, syntax.id != node.id {
+                    if binds(name, syntax, around: child) { return false }
+                    child = syntax
+                    current = syntax.parent
+                }
+                return true
             }
+        }
+    }
+
+    /// Whether `scope` binds another value named `name` for `child`, its part: a closure's
+    /// parameter, a `case` pattern's `let`, an `if let`/`while let` for its body, a `catch`'s
+    /// error.
+    private static func binds(_ name: String, _ scope: Syntax, around child: Syntax) -> Bool {
+        let declares = { (node: any SyntaxProtocol) in
+            node.tokens(viewMode: .sourceAccurate).contains {
+                $0.tokenKind == .identifier(name) && $0.parent?.is(IdentifierPatternSyntax.self) ?? false
+            }
+        }
+        if let closure = scope.as(ClosureExprSyntax.self) {
+            return parameterNames(of: closure)?.contains(name) ?? false
+        }
+        if let switchCase = scope.as(SwitchCaseSyntax.self) { return declares(switchCase.label) }
+        if let ifExpr = scope.as(IfExprSyntax.self) {
+            return child.id == ifExpr.body.id
+                && ifExpr.conditions.contains { condition in
+                    condition.condition.as(OptionalBindingConditionSyntax.self).map {
+                        $0.pattern.trimmedDescription == name
+                    } ?? declares(condition)
+                }
+        }
+        if let whileStmt = scope.as(WhileStmtSyntax.self) {
+            return child.id == whileStmt.body.id && declares(whileStmt.conditions)
+        }
+        if let catchClause = scope.as(CatchClauseSyntax.self) {
+            return child.id == catchClause.body.id
+                && (catchClause.catchItems.isEmpty ? name == "error" : declares(catchClause.catchItems))
+        }
+        return false
+    }
+
+    /// The names `items` declare at their own level (`let`, `var`, a `func`, a type).
+    static func declared(in items: [CodeBlockItemSyntax]) -> [String] {
+        items.flatMap { item -> [String] in
+            if let variable = item.item.as(VariableDeclSyntax.self) {
+                return variable.bindings.flatMap { binding in
+                    binding.pattern.tokens(viewMode: .sourceAccurate).compactMap { token in
+                        if case .identifier(let name) = token.tokenKind { name } else { nil }
+                    }
+                }
+            }
+            if let function = item.item.as(FunctionDeclSyntax.self) { return [function.name.text] }
+            if let type = item.item.asProtocol(NamedDeclSyntax.self) { return [type.name.text] }
+            return []
         }
     }
 

@@ -130,18 +130,37 @@ extension ExpectationTestRule {
                 }
                 """)),
         CallExample(
-            "an expectation fulfilled where this tool does not follow: left alone",
+            "an expectation fulfilled where this tool does not follow: the test still awaits it",
             before: """
                 func run(api: FakeAPI, trace: Trace) {
                     let done = expectation(description: "load")
                     api.load(id: 1) { result in
-                        trace.log("called")
+                        switch result {
+                        case .success(let text):
+                            trace.log("loaded \\(text)")
+                        case .failure(let error):
+                            trace.failed(error)
+                        }
                         DispatchQueue.main.async { done.fulfill() }
                     }
                     wait(for: [done], timeout: 1)
                 }
                 """,
-            after: .leftAlone(.expectation, "does not follow")),
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async throws {
+                    let done = expectation(description: "load")
+                    do {
+                        let text = try await api.load(id: 1)
+                        trace.log("loaded \\(text)")
+                    } catch {
+                        trace.failed(error)
+                    }
+                    DispatchQueue.main.async { done.fulfill() }
+                    await fulfillment(of: [done], timeout: 1)
+                }
+                """),
+            notes: ["still awaits `done`"]),
     ]
 
     private static let otherWaits: [CallExample] = [
@@ -220,12 +239,17 @@ extension ExpectationTestRule {
                 }
                 """)),
         CallExample(
-            "`fulfill()` last in an `#if` without `#else`: the other configurations end without it, left alone",
+            "`fulfill()` in an `#if` without `#else`: still awaited (other builds time out)",
             before: """
                 func run(api: FakeAPI, trace: Trace) {
                     let done = expectation(description: "load")
                     api.load(id: 1) { result in
-                        trace.log("called")
+                        switch result {
+                        case .success(let text):
+                            trace.log("loaded \\(text)")
+                        case .failure(let error):
+                            trace.failed(error)
+                        }
                         #if canImport(Dispatch)
                             done.fulfill()
                         #endif
@@ -233,7 +257,23 @@ extension ExpectationTestRule {
                     wait(for: [done], timeout: 1)
                 }
                 """,
-            after: .leftAlone(.expectation, "ends without `done.fulfill()`")),
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async throws {
+                    let done = expectation(description: "load")
+                    do {
+                        let text = try await api.load(id: 1)
+                        trace.log("loaded \\(text)")
+                    } catch {
+                        trace.failed(error)
+                    }
+                    #if canImport(Dispatch)
+                        done.fulfill()
+                    #endif
+                    await fulfillment(of: [done], timeout: 1)
+                }
+                """),
+            notes: ["still awaits `done`"]),
         CallExample(
             "an `override` (`tearDownWithError`): XCTest calls it as it is declared, left alone",
             before: """

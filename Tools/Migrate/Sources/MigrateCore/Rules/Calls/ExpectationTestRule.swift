@@ -22,7 +22,7 @@ struct ExpectationTestRule: CallRule {
 
     func decide(_ rewrite: CallRewrite, in context: RuleContext) -> CallStep {
         var rewrite = rewrite
-        guard let function = rewrite.context?.body.as(FunctionDeclSyntax.self), !(rewrite.context?.isAsync ?? true),
+        guard let function = rewrite.context?.body.as(FunctionDeclSyntax.self),
             let body = function.body, let item = rewrite.call.parent?.as(CodeBlockItemSyntax.self),
             item.parent?.id == body.statements.id
         else { return .proceed(rewrite) }
@@ -31,6 +31,13 @@ struct ExpectationTestRule: CallRule {
             let declaration = items[..<position].last(where: { Self.expectationName($0) != nil }),
             let name = Self.expectationName(declaration)
         else { return .proceed(rewrite) }
+        // An async test waits with `await fulfillment(of:)` (a pass before this one wrote it
+        // above a call its handler's code started); elsewhere it is any async code.
+        if rewrite.context?.isAsync ?? false {
+            guard position + 1 < items.count, Self.awaitedFulfillment(items[position + 1]) == [name] else {
+                return .proceed(rewrite)
+            }
+        }
         let leave = { (detail: String) in CallStep.leave(.expectation, detail) }
         let members = Self.members(of: name, in: body)
         if members.contains("isInverted") {
@@ -49,6 +56,11 @@ struct ExpectationTestRule: CallRule {
             return leave("the test does not wait for `\(name)` right after the call")
         }
         let wait = items[position + 1]
+        if let handler = wait.item.as(FunctionCallExprSyntax.self)?.trailingClosure, !Self.onlyChecksTimeout(handler) {
+            return leave(
+                "the wait's handler runs code after the wait (`\(handler.statements.trimmedDescription.prefix { $0 != "\n" })`)"
+            )
+        }
         if let waited, waited != [name] { return several(waited) }
         // `waitForExpectations` waits for every expectation the method made.
         let made = items.compactMap { Self.expectationName($0) }
@@ -58,6 +70,26 @@ struct ExpectationTestRule: CallRule {
                 "`waitForExpectations` waits for every expectation the method makes, and it makes more than "
                     + "`\(name)` (`expectation(for:…)`, `keyValueObservingExpectation`, …)")
         }
+        if function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.override) }) {
+            return leave(
+                "`\(function.name.text)` overrides a method XCTest calls: its signature cannot become `async throws`")
+        }
+        guard
+            let handler = rewrite.call.trailingClosure
+                ?? rewrite.call.arguments.last?.expression.as(ClosureExprSyntax.self)
+        else { return leave("the handler is not written at the call") }
+        var paths = ExpectationPaths(name: name, handler: handler)
+        if let reason = paths.check() {
+            // The handler starts the calls that fulfil it: awaited, its code runs in the test,
+            // which goes on waiting for the expectation (the next pass awaits those calls).
+            guard let kept = Self.keptWaiting(rewrite, function: function, name: name, handler: handler, in: context)
+            else { return leave(reason) }
+            rewrite.expectation = ExpectationTest(
+                function: function, declaration: declaration, fulfills: [], wait: wait, keepsWaiting: true)
+            rewrite.notes.append(kept)
+            rewrite.context?.isAsync = true
+            return .proceed(rewrite)
+        }
         let checks = Array(items[(position + 2)...])
         // A helper's `return value` last: it ran after the handler, as the assertions.
         let returned = checks.last.map { $0.item.as(ReturnStmtSyntax.self)?.expression != nil } ?? false
@@ -65,24 +97,17 @@ struct ExpectationTestRule: CallRule {
             let line = other.trimmedDescription.prefix { $0 != "\n" }
             return leave("after the wait for `\(name)`, `\(line)` is not an assertion (`XCTAssert…`, `XCTFail`)")
         }
-        if function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.override) }) {
-            return leave(
-                "`\(function.name.text)` overrides a method XCTest calls: its signature cannot become `async throws`")
-        }
         var helper: WaitingHelper?
         if context.callSites.isCalled(function.name.text) {
+            guard !(rewrite.context?.isAsync ?? false) else {
+                return leave("`\(function.name.text)` waits and is called by other code")
+            }
             switch WaitingHelper.callers(of: function, file: rewrite.file, in: context) {
             case .success(let callers): helper = callers
             case .failure(let reason):
                 return leave("`\(function.name.text)` waits and is called by tests: \(reason.detail)")
             }
         }
-        guard
-            let handler = rewrite.call.trailingClosure
-                ?? rewrite.call.arguments.last?.expression.as(ClosureExprSyntax.self)
-        else { return leave("the handler is not written at the call") }
-        var paths = ExpectationPaths(name: name, handler: handler)
-        if let reason = paths.check() { return leave(reason) }
         if !checks.isEmpty, Self.returns(in: handler) {
             return leave("a `return` in the handler would now skip the statements after the wait for `\(name)`")
         }
@@ -133,6 +158,7 @@ struct ExpectationTestRule: CallRule {
     /// `wait(for: [a, b], timeout: t)`: the names waited for; nil names for
     /// `waitForExpectations(timeout:)` (every expectation); nil when not a wait.
     static func waited(_ item: CodeBlockItemSyntax) -> [String]?? {
+        if let names = awaitedFulfillment(item) { return .some(names) }
         guard let call = item.item.as(FunctionCallExprSyntax.self) else { return nil }
         let callee = call.calledExpression.trimmedDescription
         let labels = call.arguments.map { $0.label?.text }
@@ -143,6 +169,89 @@ struct ExpectationTestRule: CallRule {
             let array = call.arguments.first?.expression.as(ArrayExprSyntax.self)
         else { return nil }
         return .some(array.elements.map { $0.expression.trimmedDescription })
+    }
+
+    /// Whether a wait's handler (`waitForExpectations(timeout:) { error in … }`) only checks
+    /// that the wait did not time out: `XCTAssertNil(error…)`, `if let error { XCTFail(…) }`,
+    /// `print(…)`, or nothing. Awaited, there is no timeout to check; other code would be lost.
+    static func onlyChecksTimeout(_ handler: ClosureExprSyntax) -> Bool {
+        guard let names = CallRewrite.parameterNames(of: handler), names.count <= 1 else { return false }
+        let error = names.first ?? "_"
+        return handler.statements.allSatisfy { item in
+            let call =
+                item.item.as(FunctionCallExprSyntax.self)
+                ?? item.item.as(ExpressionStmtSyntax.self)?.expression.as(FunctionCallExprSyntax.self)
+            if let call, call.trailingClosure == nil {
+                let callee = call.calledExpression.trimmedDescription
+                if callee == "print" { return true }
+                if callee == "XCTAssertNil" { return call.arguments.first?.expression.trimmedDescription == error }
+            }
+            guard let ifExpr = ErrorOnlyRule.ifExpr(item), ifExpr.elseBody == nil,
+                CallRewrite.optionalBinding(ifExpr.conditions, of: error) != nil
+            else { return false }
+            return ifExpr.body.statements.allSatisfy { statement in
+                let callee = statement.item.as(FunctionCallExprSyntax.self)?.calledExpression.trimmedDescription
+                return callee == "XCTFail" || callee == "print"
+            }
+        }
+    }
+
+    /// `await fulfillment(of: [a, b], timeout: t)` (`self.`, with or without `enforceOrder:`):
+    /// the names awaited; nil when not that wait.
+    static func awaitedFulfillment(_ item: CodeBlockItemSyntax) -> [String]? {
+        let expression = item.item.as(ExpressionStmtSyntax.self)?.expression ?? item.item.as(ExprSyntax.self)
+        guard let call = expression?.as(AwaitExprSyntax.self)?.expression.as(FunctionCallExprSyntax.self),
+            ["fulfillment", "self.fulfillment"].contains(call.calledExpression.trimmedDescription),
+            call.arguments.first?.label?.text == "of",
+            let array = call.arguments.first?.expression.as(ArrayExprSyntax.self)
+        else { return nil }
+        return array.elements.map { $0.expression.trimmedDescription }
+    }
+
+    /// Why the test may await the call and go on waiting for `name` (a note for the report):
+    /// each `name.fulfill()` is in code the handler starts, and a `return` of the handler
+    /// comes after `XCTFail` (the test failed there, by timing out; it now fails and ends).
+    /// Nil when it may not: the call is then left alone with the paths' reason.
+    private static func keptWaiting(
+        _ rewrite: CallRewrite, function: FunctionDeclSyntax, name: String, handler: ClosureExprSyntax,
+        in context: RuleContext
+    ) -> String? {
+        guard let body = function.body, !context.callSites.isCalled(function.name.text) else { return nil }
+        let fulfills = body.tokens(viewMode: .sourceAccurate).filter { token in
+            token.tokenKind == .identifier(name) && token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .period
+                && token.nextToken(viewMode: .sourceAccurate)?.nextToken(viewMode: .sourceAccurate)?.text == "fulfill"
+        }
+        let inside = handler.position..<handler.endPosition
+        guard !fulfills.isEmpty, fulfills.allSatisfy({ inside.contains($0.position) }) else { return nil }
+        let returnsAfterAFailure = handler.statements.tokens(viewMode: .sourceAccurate).allSatisfy { token in
+            guard token.tokenKind == .keyword(.return) else { return true }
+            var node = token.parent
+            while let current = node, !current.is(ClosureExprSyntax.self) { node = current.parent }
+            guard node?.id == handler.id else { return true }
+            guard let statement = token.parent?.parent?.as(CodeBlockItemSyntax.self),
+                let list = statement.parent?.as(CodeBlockItemListSyntax.self)
+            else { return false }
+            return list.prefix { $0.id != statement.id }.contains {
+                isAssertion($0) && $0.trimmedDescription.hasPrefix("XCTFail")
+            }
+        }
+        guard returnsAfterAFailure else { return nil }
+        return keptWaitingNote(name)
+    }
+
+    /// The note of a call awaited while the test goes on waiting for `name`; the run drops it
+    /// once a later pass has awaited the calls that fulfil it (``stillWaits(_:in:)``).
+    static func keptWaitingNote(_ name: String) -> String {
+        "the test awaits this call and still awaits `\(name)` (`await fulfillment(of:)`), which the calls its "
+            + "handler's code starts fulfil"
+    }
+
+    /// Whether `note` is ``keptWaitingNote(_:)``'s and `text` still awaits that expectation.
+    static func stillWaits(_ note: String, in text: String) -> Bool {
+        guard note.hasPrefix("the test awaits this call and still awaits `"),
+            let name = note.split(separator: "`").dropFirst().first
+        else { return true }
+        return text.contains("await fulfillment(of: [\(name)]")
     }
 
     /// `XCTAssert…(…)` or `XCTFail(…)` as a statement: it only records whether the test
@@ -164,9 +273,10 @@ struct ExpectationTestRule: CallRule {
         }
     }
 
-    /// A `return` of the handler itself (not of a closure in it).
-    static func returns(in handler: ClosureExprSyntax) -> Bool {
-        handler.statements.tokens(viewMode: .sourceAccurate).contains { token in
+    /// A `return` of the handler itself (not of a closure in it), in `part` of it (the whole
+    /// handler by default).
+    static func returns(in handler: ClosureExprSyntax, within part: (any SyntaxProtocol)? = nil) -> Bool {
+        (part ?? handler.statements).tokens(viewMode: .sourceAccurate).contains { token in
             guard token.tokenKind == .keyword(.return) else { return false }
             var node = token.parent
             while let current = node, !current.is(ClosureExprSyntax.self) { node = current.parent }
@@ -188,7 +298,10 @@ struct ExpectationTest {
     /// handler and run after the awaited call's code.
     var checks: [CodeBlockItemSyntax] = []
     /// For a helper that tests call, those calls, which await it.
-    var helper: WaitingHelper?
+    var helper: WaitingHelper? = nil
+    /// The handler's code starts the calls that fulfil the expectation: it stays, and the
+    /// wait becomes (or stays) `await fulfillment(of: [name], timeout: …)`.
+    var keepsWaiting = false
 
     /// Whether `item` goes with the call (the wait) or ran after the handler (the checks).
     func follows(_ item: CodeBlockItemSyntax) -> Bool {

@@ -5,13 +5,22 @@ import SwiftSyntax
 struct ResultHandlerRule: CallRule {
     static let summary =
         "A `Result` handler that switches over the result, tests `if case .success`, or calls `try result.get()` "
-        + "becomes `let v = try await …` with the success code after it and the failure code in the `catch`."
+        + "becomes `let v = try await …` with the success code after it and the failure code in the `catch`; code "
+        + "after the `switch` (no `return` in it skipped that code) follows the `do`/`catch`."
 
     func decide(_ rewrite: CallRewrite, in context: RuleContext) -> CallStep {
         var rewrite = rewrite
         guard rewrite.branches == nil, let entry = rewrite.entry, case .result(_, let failure) = entry.shape,
-            let names = rewrite.parameterNames, names.count == 1, rewrite.body.count == 1, let only = rewrite.body.first
+            let names = rewrite.parameterNames, names.count == 1, let only = rewrite.body.first
         else { return .proceed(rewrite) }
+        // Code after the `switch` ran on both paths; it follows the `do`/`catch`, which only a
+        // `return` in a branch (that skipped it) or a hop to the main queue would change.
+        let tail = Array(rewrite.body.dropFirst())
+        if !tail.isEmpty,
+            rewrite.hopsToMain || rewrite.handler.map({ ExpectationTestRule.returns(in: $0, within: only) }) ?? true
+        {
+            return .proceed(rewrite)
+        }
         let result = names[0]
         let branches: HandlerBranches?
         if let switchExpr = only.item.as(ExpressionStmtSyntax.self)?.expression.as(SwitchExprSyntax.self)
@@ -27,7 +36,8 @@ struct ResultHandlerRule: CallRule {
         } else {
             branches = nil
         }
-        guard let branches else { return .proceed(rewrite) }
+        guard var branches else { return .proceed(rewrite) }
+        branches.tail = tail
         let name = branches.errorName ?? "error"
         if !TypeText.isError(failure), CallRewrite.uses(name, in: branches.failure) {
             // A test method made `async throws` catches the handler's own error type: the

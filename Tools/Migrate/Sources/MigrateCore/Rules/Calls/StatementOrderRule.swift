@@ -6,7 +6,8 @@ import SwiftSyntax
 struct StatementOrderRule: CallRule {
     static let summary =
         "Nothing runs after the call in its context (no statement after it up to the end, no loop, no `defer`): "
-        + "code that ran before the handler cannot move after it, and an early `return` keeps its meaning."
+        + "code that ran before the handler cannot move after it, and an early `return` keeps its meaning. (An "
+        + "async test's `await fulfillment(of:)` of expectations the handler fulfils waited for it: it may follow.)"
 
     func decide(_ rewrite: CallRewrite, in context: RuleContext) -> CallStep {
         guard let statement = rewrite.statement, let callContext = rewrite.context else { return .proceed(rewrite) }
@@ -17,7 +18,11 @@ struct StatementOrderRule: CallRule {
                 let position = items.firstIndex { $0.id == item.id } ?? items.count - 1
                 // A test's `wait` for the handler goes with the call, and the assertions after it
                 // ran after the handler (``ExpectationTestRule``).
-                let after = items[(position + 1)...].filter { !(rewrite.expectation?.follows($0) ?? false) }.count
+                // An async test's `await fulfillment(of:)` of expectations this handler fulfils
+                // waited for it: it now waits once the handler's code has run.
+                let after = items[(position + 1)...].filter {
+                    !(rewrite.expectation?.follows($0) ?? false) && !Self.awaitsThisHandler($0, rewrite)
+                }.count
                 if after > 0 {
                     let first = items[position + 1].trimmedDescription.prefix { $0 != "\n" }
                     return .leave(
@@ -51,6 +56,20 @@ struct StatementOrderRule: CallRule {
             return .leave(.keptHandle, "the closure returns the call's result")
         }
         return .proceed(rewrite)
+    }
+
+    /// `await fulfillment(of: [a, …])` where the handler fulfils each of them (`a.fulfill()`).
+    private static func awaitsThisHandler(_ item: CodeBlockItemSyntax, _ rewrite: CallRewrite) -> Bool {
+        guard let names = ExpectationTestRule.awaitedFulfillment(item), let handler = rewrite.handler else {
+            return false
+        }
+        let tokens = Array(handler.tokens(viewMode: .sourceAccurate))
+        return names.allSatisfy { name in
+            tokens.indices.dropLast(2).contains {
+                tokens[$0].tokenKind == .identifier(name) && tokens[$0 + 1].tokenKind == .period
+                    && tokens[$0 + 2].text == "fulfill"
+            }
+        }
     }
 
     /// `Task { … }` as a statement of its own: nothing reads what its closure returns.
