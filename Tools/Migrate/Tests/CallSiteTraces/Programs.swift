@@ -212,9 +212,13 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { TestFailureRule1.Before().run(api: $0, trace: $1) },
         after: { await runTest($0, $1, TestFailureRule1.After().run(api:trace:)) }),
     CallSiteProgram(
-        name: "TestFailureRule: failure code that may pass (`XCTAssertTrue`) keeps its `catch`",
+        name: "TestFailureRule: a six-level pyramid: six awaits in order, each failure throws out of the test",
         before: { TestFailureRule2.Before().run(api: $0, trace: $1) },
         after: { await runTest($0, $1, TestFailureRule2.After().run(api:trace:)) }),
+    CallSiteProgram(
+        name: "TestFailureRule: failure code that may pass (`XCTAssertTrue`) keeps its `catch`",
+        before: { TestFailureRule3.Before().run(api: $0, trace: $1) },
+        after: { await runTest($0, $1, TestFailureRule3.After().run(api:trace:)) }),
     CallSiteProgram(
         name: "PyramidFunctionRule: a pyramid of two calls: two awaits; its async caller awaits it",
         before: { await PyramidFunctionRule1.Before().run(api: $0, trace: $1) },
@@ -1936,6 +1940,65 @@ enum TestFailureRule1 {
 }
 
 enum TestFailureRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            let done = expectation(description: "six steps")
+            api.save("a") { error in
+                XCTAssertNil(error)
+                api.load(id: 1) { result in
+                    switch result {
+                    case .success(let first):
+                        trace.log("first \(first)")
+                        api.save("b") { error in
+                            XCTAssertNil(error)
+                            api.load(id: 2) { result in
+                                switch result {
+                                case .success(let second):
+                                    trace.log("second \(second)")
+                                    api.save("c") { error in
+                                        XCTAssertNil(error)
+                                        api.load(id: 3) { result in
+                                            switch result {
+                                            case .success(let third):
+                                                trace.log("third \(third)")
+                                            case .failure(let error):
+                                                XCTFail("\(error)")
+                                            }
+                                            done.fulfill()
+                                        }
+                                    }
+                                case .failure(let error):
+                                    XCTFail("\(error)")
+                                    done.fulfill()
+                                }
+                            }
+                        }
+                    case .failure(let error):
+                        XCTFail("\(error)")
+                        done.fulfill()
+                    }
+                }
+            }
+            wait(for: [done], timeout: 1)
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async throws {
+            try await api.save("a")
+            let first = try await api.load(id: 1)
+            trace.log("first \(first)")
+            try await api.save("b")
+            let second = try await api.load(id: 2)
+            trace.log("second \(second)")
+            try await api.save("c")
+            let third = try await api.load(id: 3)
+            trace.log("third \(third)")
+        }
+    }
+}
+
+enum TestFailureRule3 {
     struct Before {
         func run(api: FakeAPI, trace: Trace) {
             let done = expectation(description: "load")

@@ -24,7 +24,7 @@ struct TestFailureRule: DocumentedCallRule {
     static func propagates(_ rewrite: CallRewrite) -> Bool {
         guard rewrite.stream == nil, rewrite.resumed == nil, rewrite.confirmation == nil, rewrite.fanOut == nil,
             let branches = rewrite.branches, branches.errorType == nil, !branches.ignoresError,
-            branches.failure.allSatisfy({ failsTheTest($0, error: branches.errorName ?? "error") }),
+            Self.onlyFails(branches.failure, error: branches.errorName ?? "error"),
             rewrite.context?.isAsync ?? false,
             let function = rewrite.context?.body.as(FunctionDeclSyntax.self),
             let statement = rewrite.statement, let body = function.body, statement.parent?.id == body.statements.id
@@ -43,6 +43,17 @@ struct TestFailureRule: DocumentedCallRule {
             function.name.text.hasPrefix("test")
             || function.attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "Test" }
         return isTest && function.signature.effectSpecifiers?.throwsClause != nil
+    }
+
+    /// Nothing, or code that fails the test and may then fulfil an expectation (which let a
+    /// wait return: the test ended there, failed).
+    private static func onlyFails(_ failure: [CodeBlockItemSyntax], error: String) -> Bool {
+        let fails = failure.filter { failsTheTest($0, error: error) }
+        let fulfils = failure.filter {
+            $0.item.as(FunctionCallExprSyntax.self)?.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName
+                .text == "fulfill"
+        }
+        return failure.isEmpty || (!fails.isEmpty && fails.count + fulfils.count == failure.count)
     }
 
     /// `XCTFail(…)`, or `XCTAssertNil(error)` of the error the `catch` binds.
@@ -88,6 +99,64 @@ struct TestFailureRule: DocumentedCallRule {
                 }
                 """),
             notes: ["throws out of the test"]),
+        CallExample(
+            "a six-level pyramid: six awaits in order, each failure throws out of the test",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    let done = expectation(description: "six steps")
+                    api.save("a") { error in
+                        XCTAssertNil(error)
+                        api.load(id: 1) { result in
+                            switch result {
+                            case .success(let first):
+                                trace.log("first \\(first)")
+                                api.save("b") { error in
+                                    XCTAssertNil(error)
+                                    api.load(id: 2) { result in
+                                        switch result {
+                                        case .success(let second):
+                                            trace.log("second \\(second)")
+                                            api.save("c") { error in
+                                                XCTAssertNil(error)
+                                                api.load(id: 3) { result in
+                                                    switch result {
+                                                    case .success(let third):
+                                                        trace.log("third \\(third)")
+                                                    case .failure(let error):
+                                                        XCTFail("\\(error)")
+                                                    }
+                                                    done.fulfill()
+                                                }
+                                            }
+                                        case .failure(let error):
+                                            XCTFail("\\(error)")
+                                            done.fulfill()
+                                        }
+                                    }
+                                }
+                            case .failure(let error):
+                                XCTFail("\\(error)")
+                                done.fulfill()
+                            }
+                        }
+                    }
+                    wait(for: [done], timeout: 1)
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async throws {
+                    try await api.save("a")
+                    let first = try await api.load(id: 1)
+                    trace.log("first \\(first)")
+                    try await api.save("b")
+                    let second = try await api.load(id: 2)
+                    trace.log("second \\(second)")
+                    try await api.save("c")
+                    let third = try await api.load(id: 3)
+                    trace.log("third \\(third)")
+                }
+                """)),
         CallExample(
             "failure code that may pass (`XCTAssertTrue`) keeps its `catch`",
             before: """
