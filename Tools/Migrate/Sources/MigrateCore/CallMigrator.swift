@@ -37,11 +37,12 @@ public struct CallMigrator: Sendable {
         var placements = inputs.map { _ in [Placement]() }
         var entries: [CallReportEntry] = []
         var functions: [FunctionReportEntry] = []
+        // Other modules' code does not change from pass to pass: read once.
+        let interfaces = symbolGraphs.map { parseSwift($0.interface) } + context.map { parseSwift($0.text) }
         for pass in 1...Self.maximumPasses {
             let converted = Set(entries.filter(\.isConverted).map { "\($0.file):\($0.line)" })
             let result = migratePass(
-                current, symbolGraphs: symbolGraphs, context: context, planFunctions: pass == 1, origins: origins,
-                converted: converted)
+                current, interfaces: interfaces, planFunctions: pass == 1, origins: origins, converted: converted)
             if pass == 1 { functions = result.functions }
             // A call a pass left alone, seen again by the next: converted then, or in async code
             // now, what became of it then; else the first reason stands (the next pass reads the
@@ -116,12 +117,10 @@ public struct CallMigrator: Sendable {
     /// One pass over `inputs`: the calls whose rewrite is settled, reported and withdrawn at
     /// their original lines (`origins`); the module's callback pyramids on the first pass.
     private func migratePass(
-        _ inputs: [SourceInput], symbolGraphs: [SymbolGraph], context: [SourceInput], planFunctions: Bool,
+        _ inputs: [SourceInput], interfaces: [SourceFileSyntax], planFunctions: Bool,
         origins: [LineOrigins], converted: Set<String>
     ) -> PassResult {
         let parsed = inputs.map { parseSwift($0.text) }
-        let interfaces =
-            symbolGraphs.map { parseSwift($0.interface) } + context.map { parseSwift($0.text) }
         let index = SourceIndex(
             files: parsed, interfaces: interfaces, defaultIsolation: options.defaultIsolation,
             compiler: options.compilerIndex)
