@@ -6,8 +6,7 @@ import Testing
 /// Cancel requests travelling a long way: down a chain of a million pending links, into
 /// a tree of nested combined futures. Each runs on a thread with the 512 KiB stack of
 /// Apple's secondary threads: requests, like completions, must not nest a call per link.
-// Serialized: see ExactlyOnceStressTests.
-@Suite(.serialized) struct FutureCancellationDepthTests {
+@Suite struct FutureCancellationDepthTests {
     static let links = stressIterations(1_000_000, atLeast: 100_000)
 
     @Test func millionLinkMapChainCancelledAtTheEnd() {

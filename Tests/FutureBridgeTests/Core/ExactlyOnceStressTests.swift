@@ -8,11 +8,7 @@ import Testing
 @testable import FutureBridge
 
 /// Races and long chains: run under ThreadSanitizer by `.ci/run`.
-// Serialized: these tests hold a thread of the cooperative pool for their whole length (up
-// to a minute each under ThreadSanitizer); run at once they held both of a two-core
-// machine's, and an async test beside them that needs the pool for each step ran out of
-// its time limit.
-@Suite(.serialized) struct ExactlyOnceStressTests {
+@Suite struct ExactlyOnceStressTests {
     static let threads = 4
 
     @Test func racingCompletionsHaveExactlyOneWinner() {
