@@ -39,11 +39,17 @@ public struct CallMigrator: Sendable {
         var functions: [FunctionReportEntry] = []
         // Other modules' code does not change from pass to pass: read once.
         let interfaces = symbolGraphs.map { parseSwift($0.interface) } + context.map { parseSwift($0.text) }
+        var propagated: [PropagatedFunction] = []
+        // Once a pass rewrites nothing, the next makes synchronous functions async for the calls
+        // they end with (``SyncPropagation``); the passes after it await what that moved.
+        var propagates = false
         for pass in 1...Self.maximumPasses {
             let converted = Set(entries.filter(\.isConverted).map { "\($0.file):\($0.line)" })
             let result = migratePass(
-                current, interfaces: interfaces, planFunctions: pass == 1, origins: origins, converted: converted)
+                current, interfaces: interfaces, planFunctions: pass == 1, propagates: propagates, origins: origins,
+                converted: converted)
             if pass == 1 { functions = result.functions }
+            propagated += result.propagated
             // A call a pass left alone, seen again by the next: converted then, or in async code
             // now, what became of it then; else the first reason stands (the next pass reads the
             // tool's own code around it). A call converted is an await in the next pass: an
@@ -57,7 +63,12 @@ public struct CallMigrator: Sendable {
                     entries.append(entry)
                 }
             }
-            guard !result.files.isEmpty else { break }
+            guard !result.files.isEmpty else {
+                if propagates || !options.propagates { break }
+                propagates = true
+                continue
+            }
+            propagates = false
             for file in result.files {
                 guard let index = current.firstIndex(where: { $0.path == file.path }) else { continue }
                 placements[index] =
@@ -96,7 +107,9 @@ public struct CallMigrator: Sendable {
                 diff: unifiedDiff(modifying: input.path, lines: origins[index].original, edits: edits),
                 placements: placements[index])
         }
-        return CallMigrationResult(files: files, entries: entries, functions: functions)
+        var result = CallMigrationResult(files: files, entries: entries, functions: functions)
+        result.propagated = propagated
+        return result
     }
 
     /// One pass's edits of a file: the new text, the edits made to the pass's text, and
@@ -112,12 +125,13 @@ public struct CallMigrator: Sendable {
         var files: [PassFile]
         var entries: [CallReportEntry]
         var functions: [FunctionReportEntry]
+        var propagated: [PropagatedFunction] = []
     }
 
     /// One pass over `inputs`: the calls whose rewrite is settled, reported and withdrawn at
     /// their original lines (`origins`); the module's callback pyramids on the first pass.
     private func migratePass(
-        _ inputs: [SourceInput], interfaces: [SourceFileSyntax], planFunctions: Bool,
+        _ inputs: [SourceInput], interfaces: [SourceFileSyntax], planFunctions: Bool, propagates: Bool,
         origins: [LineOrigins], converted: Set<String>
     ) -> PassResult {
         let parsed = inputs.map { parseSwift($0.text) }
@@ -136,6 +150,30 @@ public struct CallMigrator: Sendable {
             planFunctions
             ? FunctionPlanner(index: index, options: options).plan(
                 sources, counterparts: &counterparts, generatedForms: forms) : []
+        let makeRewrite = {
+            (call: PassCallFinder.Call, path: String, line: Int, matches: [(AsyncCounterparts.Entry, [Int])]) in
+            var rewrite = CallRewrite(
+                call: call.node, file: path, line: line, context: CallContext(of: call.node, index: index),
+                matches: matches)
+            rewrite.fanOut = FanOut.enclosing(call.node)
+            rewrite.declaringOwners = counterparts.declaringOwners(
+                name: call.name, argumentLabels: call.labels,
+                trailingClosure: StreamHandlers.hasOneTrailingClosure(call.node))
+            return rewrite
+        }
+        let propagation =
+            propagates
+            ? SyncPropagation(
+                seeds: sources.flatMap { input, tree, _ in
+                    propagationSeeds(tree, path: input.path, counterparts: counterparts) { call, matches in
+                        var rewrite = makeRewrite(call, input.path, 0, matches)
+                        rewrite.context?.isAsync = true
+                        if case .proceed = planner.plan(rewrite) { return true } else { return false }
+                    }.map { (input.path, $0) }
+                },
+                files: sources.map { SyncPropagation.File(path: $0.input.path, tree: $0.tree, writer: $0.writer) },
+                callSites: calls, withdrawn: options.withdrawn) : nil
+        let asyncFunctions = propagation?.asyncFunctions ?? []
         var files: [PassFile] = []
         var entries: [CallReportEntry] = []
         for (input, tree, writer) in sources {
@@ -144,13 +182,21 @@ public struct CallMigrator: Sendable {
             // the same (a pyramid's levels) each get a line of their own.
             var taken = Set(
                 converted.compactMap { $0.hasPrefix(input.path + ":") ? Int($0.dropFirst(input.path.count + 1)) : nil })
-            let finder = CallFinder(viewMode: .sourceAccurate)
+            let finder = PassCallFinder(viewMode: .sourceAccurate)
             finder.walk(tree)
             let converted = decisions.filter { $0.entry.file == input.path && $0.edit != nil }
             var edits = converted.compactMap(\.edit)
             // Each unit the compile gate may withdraw, with its edits.
             var units: [(unit: EditUnit, edits: [LineEdit])] = converted.compactMap { decision in
                 decision.edit.map { (.function(decision.entry.function), [$0]) }
+            }
+            // The functions made async, and their callers' awaits and tasks, before the calls.
+            for chain in propagation?.chains ?? [] {
+                guard let chained = chain.edits[input.path]?.filter({ !edits.contains($0) }), !chained.isEmpty else {
+                    continue
+                }
+                edits += chained
+                units.append((.function(chain.seed + SyncPropagation.unitSuffix), chained))
             }
             var fanOuts: [(entry: Int, rewrite: CallRewrite)] = []
             // The calls inside a converted function are its async version's.
@@ -163,13 +209,10 @@ public struct CallMigrator: Sendable {
                 let passLine = writer.converter.location(for: call.node.positionAfterSkippingLeadingTrivia).line
                 let line = origin.originalLine(of: passLine, text: writer.lines[passLine - 1], taken: taken)
                 taken.insert(line)
-                var rewrite = CallRewrite(
-                    call: call.node, file: input.path, line: line, context: CallContext(of: call.node, index: index),
-                    matches: matches)
-                rewrite.fanOut = FanOut.enclosing(call.node)
-                rewrite.declaringOwners = counterparts.declaringOwners(
-                    name: call.name, argumentLabels: call.labels,
-                    trailingClosure: StreamHandlers.hasOneTrailingClosure(call.node))
+                var rewrite = makeRewrite(call, input.path, line, matches)
+                if let body = rewrite.context?.body, asyncFunctions.contains(body.id) {
+                    rewrite.context?.isAsync = true
+                }
                 var outcome: CallOutcome
                 // A file that does not parse is never edited: the rewrite could lose what it misread.
                 let withdrawn = options.withdrawn[.call(file: input.path, line: line)]
@@ -179,7 +222,8 @@ public struct CallMigrator: Sendable {
                     : withdrawn.map { .leave(.rejectedByCompiler, $0) } ?? planner.plan(rewrite)
                 switch step {
                 case .leave(let reason, let detail):
-                    outcome = .leftAlone(reason, detail)
+                    let stays = rewrite.context.flatMap { propagation?.leaves[$0.body.id] }.map { "; " + $0 } ?? ""
+                    outcome = .leftAlone(reason, detail + (reason == .notAsync ? stays : ""))
                 case .proceed(let settled) where settled.fanOut != nil:
                     // Written once every call of the fan-out is settled.
                     fanOuts.append((entries.count, settled))
@@ -217,7 +261,22 @@ public struct CallMigrator: Sendable {
                         }))
             }
         }
-        return PassResult(files: files, entries: entries, functions: decisions.map(\.entry))
+        var result = PassResult(files: files, entries: entries, functions: decisions.map(\.entry))
+        // Each function made async, and its callers, at their lines in the files as they were.
+        let place = { (file: String, line: Int) -> (file: String, line: Int) in
+            guard let at = inputs.firstIndex(where: { $0.path == file }) else { return (file, line) }
+            let text = lines(of: inputs[at].text)
+            let written = text.indices.contains(line - 1) ? text[line - 1] : ""
+            return (file, origins[at].originalLine(of: line, text: written))
+        }
+        let named = { (places: [(file: String, line: Int)]) in places.map(place).map { "\($0.file):\($0.line)" } }
+        result.propagated = (propagation?.chains ?? []).flatMap(\.functions).map { made in
+            let writer = sources.first { $0.input.path == made.file }!.writer
+            return PropagatedFunction(
+                file: made.file, line: place(made.file, SyncPropagation.line(of: made.function, in: writer)).line,
+                function: made.name, awaited: named(made.awaited), tests: named(made.tests), tasks: named(made.tasks))
+        }
+        return result
     }
 }
 
@@ -232,7 +291,7 @@ private func overlaps(_ edit: LineEdit, _ edits: [LineEdit]) -> Bool {
 }
 
 /// Every call by name (`f(…)`, `x.f(…)`), with its argument labels before a trailing closure.
-private final class CallFinder: SyntaxVisitor {
+final class PassCallFinder: SyntaxVisitor {
     struct Call {
         var name: String
         var labels: [String?]
@@ -250,4 +309,26 @@ private final class CallFinder: SyntaxVisitor {
         }
         return .visitChildren
     }
+}
+
+/// The synchronous functions (not test methods) with a call that `wouldConvert` in async code.
+private func propagationSeeds(
+    _ tree: SourceFileSyntax, path: String, counterparts: AsyncCounterparts,
+    wouldConvert: (PassCallFinder.Call, [(AsyncCounterparts.Entry, [Int])]) -> Bool
+) -> [FunctionDeclSyntax] {
+    guard !tree.hasError else { return [] }
+    let finder = PassCallFinder(viewMode: .sourceAccurate)
+    finder.walk(tree)
+    var seeds: [FunctionDeclSyntax] = []
+    for call in finder.calls {
+        guard let context = SyncPropagation.context(of: call.node), let function = context.as(FunctionDeclSyntax.self),
+            !SyncPropagation.isAsync(context), !SyncPropagation.isTest(context),
+            !seeds.contains(where: { $0.id == function.id })
+        else { continue }
+        let matches = counterparts.entries(
+            name: call.name, argumentLabels: call.labels,
+            trailingClosure: StreamHandlers.hasOneTrailingClosure(call.node))
+        if !matches.isEmpty, wouldConvert(call, matches) { seeds.append(function) }
+    }
+    return seeds
 }

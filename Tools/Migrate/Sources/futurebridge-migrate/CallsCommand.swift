@@ -55,6 +55,14 @@ struct CallsCommand: ParsableCommand {
             """)
     var summary = false
 
+    @Flag(
+        name: .customLong("no-propagation"),
+        help: """
+            Leave a call in synchronous code alone (by default, a function that ends with such a call becomes \
+            async, with its callers up to a test, an async caller, or a `Task` where code must stay synchronous).
+            """)
+    var noPropagation = false
+
     @OptionGroup var gates: GateOptions
 
     mutating func run() throws {
@@ -65,18 +73,40 @@ struct CallsCommand: ParsableCommand {
             let root = try FutureBridgeMigrate.directory(sourcesDir)
             modules.append(
                 (
-                    root, MigrationOptions(defaultIsolation: try isolation.resolved(sources: root)),
+                    root,
+                    MigrationOptions(
+                        defaultIsolation: try isolation.resolved(sources: root), propagates: !noPropagation),
                     try sourceInputs(under: root)
                 ))
         }
         var results: [(root: URL, result: CallMigrationResult, forms: MigrationResult)] = []
+        // Modules given together (a package's sources and its tests) are one call graph, where a
+        // function made async takes its callers in the other modules along, when their options agree.
+        let base =
+            modules.count > 1 && modules.allSatisfy({ $0.options == modules[0].options })
+            ? Self.commonAncestor(modules.map(\.root)) : nil
+        let prefix = { (root: URL) -> String in
+            guard let base else { return "" }
+            return String(root.standardizedFileURL.path.dropFirst(base.path.count)).drop { $0 == "/" } + "/"
+        }
         let plan = { (withdrawn: Withdrawals, index: CompilerIndex?) -> [GateFile] in
+            var together: CallMigrationResult?
+            if base != nil {
+                var options = modules[0].options
+                options.withdrawn = withdrawn
+                options.compilerIndex = index
+                let inputs = modules.flatMap { module in
+                    module.inputs.map { SourceInput(path: prefix(module.root) + $0.path, text: $0.text) }
+                }
+                together = CallMigrator(options: options).migrate(inputs, symbolGraphs: graphs, context: context)
+            }
             results = modules.map { module in
                 var options = module.options
                 options.withdrawn = withdrawn
                 options.compilerIndex = index
-                let calls = CallMigrator(options: options).migrate(
-                    module.inputs, symbolGraphs: graphs, context: context)
+                let calls =
+                    together?.restricted(to: prefix(module.root))
+                    ?? CallMigrator(options: options).migrate(module.inputs, symbolGraphs: graphs, context: context)
                 // The forms the calls await, written by the generator over the edited sources (so the
                 // functions made async here have their async versions, and get no form).
                 let edited = Dictionary(calls.files.map { ($0.path, $0.text) }) { first, _ in first }
@@ -135,5 +165,15 @@ struct CallsCommand: ParsableCommand {
                 }
             }
         }
+    }
+
+    /// The deepest directory that holds every one of `roots`.
+    static func commonAncestor(_ roots: [URL]) -> URL {
+        var parts = roots[0].standardizedFileURL.pathComponents
+        for root in roots.dropFirst() {
+            let other = root.standardizedFileURL.pathComponents
+            parts = Array(zip(parts, other).prefix { $0 == $1 }.map(\.0))
+        }
+        return URL(fileURLWithPath: NSString.path(withComponents: parts.isEmpty ? ["/"] : parts), isDirectory: true)
     }
 }

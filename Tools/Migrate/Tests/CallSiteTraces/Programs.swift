@@ -76,9 +76,13 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await ConfirmationTestRule2.Before().run(api: $0, trace: $1) },
         after: { await ConfirmationTestRule2.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
-        name: "AsyncContextRule: a call in a Task.detached body is rewritten (the task's closure is async)",
+        name: "AsyncContextRule: three synchronous functions under async code: each made async, each call awaited",
         before: { await AsyncContextRule1.Before().run(api: $0, trace: $1) },
         after: { await AsyncContextRule1.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "AsyncContextRule: a call in a Task.detached body is rewritten (the task's closure is async)",
+        before: { await AsyncContextRule2.Before().run(api: $0, trace: $1) },
+        after: { await AsyncContextRule2.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
         name: "ReceiverTypeRule: two types declare `load(id:completion:)`: the parameter's type picks `FakeAPI`'s",
         before: { await ReceiverTypeRule1.Before().run(api: $0, trace: $1) },
@@ -830,6 +834,62 @@ enum ConfirmationTestRule2 {
 }
 
 enum AsyncContextRule1 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
+            trace.log("start")
+            refreshAll(api: api, trace: trace)
+        }
+
+        func refreshAll(api: FakeAPI, trace: Trace) {
+            trace.log("refreshing")
+            reload(api: api, trace: trace)
+        }
+
+        func reload(api: FakeAPI, trace: Trace) {
+            trace.log("reloading")
+            loadFirst(api: api, trace: trace)
+        }
+
+        func loadFirst(api: FakeAPI, trace: Trace) {
+            api.load(id: 1) { result in
+                switch result {
+                case .success(let text):
+                    trace.log("loaded \(text)")
+                case .failure(let error):
+                    trace.failed(error)
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            trace.log("start")
+            await refreshAll(api: api, trace: trace)
+        }
+
+        func refreshAll(api: FakeAPI, trace: Trace) async {
+            trace.log("refreshing")
+            await reload(api: api, trace: trace)
+        }
+
+        func reload(api: FakeAPI, trace: Trace) async {
+            trace.log("reloading")
+            await loadFirst(api: api, trace: trace)
+        }
+
+        func loadFirst(api: FakeAPI, trace: Trace) async {
+            do {
+                let text = try await api.load(id: 1)
+                trace.log("loaded \(text)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+}
+
+enum AsyncContextRule2 {
     struct Before {
         func run(api: FakeAPI, trace: Trace) async {
             await Task.detached {

@@ -102,6 +102,8 @@ public struct CallMigrationResult: Sendable {
     public var entries: [CallReportEntry]
     /// Every function of the module with a completion handler last, converted or not.
     public var functions: [FunctionReportEntry] = []
+    /// Every synchronous function made async so that its calls could be awaited.
+    public var propagated: [PropagatedFunction] = []
 
     /// A result of these files, call entries and function entries.
     public init(files: [EditedFile], entries: [CallReportEntry], functions: [FunctionReportEntry] = []) {
@@ -116,7 +118,8 @@ public struct CallMigrationResult: Sendable {
 
     /// Every call, a blank line, then the summary.
     public func report(module: String? = nil) -> String {
-        (functions.map(\.description) + entries.map(\.description)).map { $0 + "\n" }.joined() + "\n"
+        (functions.map(\.description) + propagated.map(\.description) + entries.map(\.description)).map { $0 + "\n" }
+            .joined() + "\n"
             + summary(module: module)
     }
 
@@ -164,6 +167,7 @@ public struct CallMigrationResult: Sendable {
             lines += Self.rows(warned, indent: "      ")
         }
         lines += functionSummary()
+        lines += propagationSummary()
         if !notes.isEmpty {
             lines.append("  behaviour notes:")
             lines += notes.map { "    " + $0 }

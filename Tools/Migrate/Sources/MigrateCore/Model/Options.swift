@@ -46,14 +46,18 @@ public struct MigrationOptions: Sendable, Equatable {
     /// index store): resolved types, type aliases, conformances and overrides come from it, and
     /// the syntax's guesses only where it has no answer. Nil: the sources' syntax alone.
     public var compilerIndex: CompilerIndex?
+    /// Make a synchronous function async for the callback call it ends with, and its callers
+    /// up to a root (``SyncPropagation``; `--no-propagation` turns it off).
+    public var propagates = true
 
     /// Options with these values (each defaults to the tool's default).
     public init(
         mode: MigrationMode = .asyncForms, publicOnly: Bool = false, imports: [String] = [],
         oneShot: Set<String> = [], multiShot: Set<String> = [], cancelMethods: [String] = [],
-        defaultIsolation: String? = nil, compilerIndex: CompilerIndex? = nil
+        defaultIsolation: String? = nil, compilerIndex: CompilerIndex? = nil, propagates: Bool = true
     ) {
         self.compilerIndex = compilerIndex
+        self.propagates = propagates
         self.cancelMethods = cancelMethods
         self.defaultIsolation = defaultIsolation
         self.mode = mode

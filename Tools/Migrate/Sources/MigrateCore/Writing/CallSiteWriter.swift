@@ -75,15 +75,19 @@ struct CallSiteWriter {
 
     /// `func test() {` → `func test() async throws {` (`throws` already there: ` async` before
     /// it; `async` already there: ` throws` after it); nil when it is `async throws` already.
-    private func asyncEdit(_ function: FunctionDeclSyntax) -> LineEdit? {
+    /// With `throwing` false, only ` async` is added.
+    func asyncEdit(_ function: FunctionDeclSyntax, throwing: Bool = true) -> LineEdit? {
         let effects = function.signature.effectSpecifiers
         switch (effects?.asyncSpecifier, effects?.throwsClause) {
         case (.some, .some): return nil
-        case (.some(let async), nil): return inserting(" throws", at: async.endPositionBeforeTrailingTrivia)
+        case (.some(let async), nil):
+            return throwing ? inserting(" throws", at: async.endPositionBeforeTrailingTrivia) : nil
         case (nil, .some):
             return inserting(" async", at: function.signature.parameterClause.endPositionBeforeTrailingTrivia)
         case (nil, nil):
-            return inserting(" async throws", at: function.signature.parameterClause.endPositionBeforeTrailingTrivia)
+            return inserting(
+                throwing ? " async throws" : " async",
+                at: function.signature.parameterClause.endPositionBeforeTrailingTrivia)
         }
     }
 
@@ -127,7 +131,7 @@ struct CallSiteWriter {
     }
 
     /// The line at `position` with `text` inserted there.
-    private func inserting(_ text: String, at position: AbsolutePosition) -> LineEdit? {
+    func inserting(_ text: String, at position: AbsolutePosition) -> LineEdit? {
         let end = converter.location(for: position)
         let line = Array(lines[end.line - 1].utf8)
         guard end.column - 1 <= line.count else { return nil }
@@ -164,7 +168,7 @@ struct CallSiteWriter {
     }
 
     /// The lines of a statement alone on them (nothing else before or after it), 0-based.
-    private func ownLines(_ item: CodeBlockItemSyntax) -> ClosedRange<Int>? {
+    func ownLines(_ item: CodeBlockItemSyntax) -> ClosedRange<Int>? {
         let start = converter.location(for: item.positionAfterSkippingLeadingTrivia)
         let end = converter.location(for: item.endPositionBeforeTrailingTrivia)
         let first = lines[start.line - 1]

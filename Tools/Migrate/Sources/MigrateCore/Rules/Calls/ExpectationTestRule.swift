@@ -256,7 +256,7 @@ struct ExpectationTestRule: CallRule {
 
     /// `XCTAssert…(…)` or `XCTFail(…)` as a statement: it only records whether the test
     /// passes, so it reads what the handler set and nothing runs that the handler could see.
-    private static func isAssertion(_ item: CodeBlockItemSyntax) -> Bool {
+    static func isAssertion(_ item: CodeBlockItemSyntax) -> Bool {
         guard let call = item.item.as(FunctionCallExprSyntax.self) else { return false }
         let callee = call.calledExpression.trimmedDescription
         return callee.hasPrefix("XCTAssert") || callee == "XCTFail"

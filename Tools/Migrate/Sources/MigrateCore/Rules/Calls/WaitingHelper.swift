@@ -105,7 +105,7 @@ struct WaitingHelper {
     }
 
     /// Whether a call's labels fill the helper's parameters (those with a default may be left out).
-    private static func matches(_ labels: [String?], _ helper: FunctionDeclSyntax) -> Bool {
+    static func matches(_ labels: [String?], _ helper: FunctionDeclSyntax) -> Bool {
         var remaining = labels[...]
         for parameter in helper.signature.parameterClause.parameters {
             let label = parameter.firstName.tokenKind == .wildcard ? nil : parameter.firstName.text
@@ -200,7 +200,7 @@ struct WaitingHelper {
 
     /// Whether `function` calls `wait(for:timeout:)` or `waitForExpectations(timeout:)`,
     /// which an async method may not.
-    private static func waits(_ function: FunctionDeclSyntax) -> Bool {
+    static func waits(_ function: FunctionDeclSyntax) -> Bool {
         function.tokens(viewMode: .sourceAccurate).contains {
             ["wait", "waitForExpectations"].contains($0.text)
                 && $0.nextToken(viewMode: .sourceAccurate)?.tokenKind == .leftParen

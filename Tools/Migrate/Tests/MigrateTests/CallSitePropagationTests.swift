@@ -1,0 +1,156 @@
+import Testing
+
+@testable import MigrateCore
+
+/// Synchronous functions made async for the callback call they end with, with their callers
+/// up to a root: an async caller or a test awaits, a synchronous caller of the module
+/// follows, other synchronous code starts a task.
+@Suite("Call sites: synchronous functions made async with their callers")
+struct CallSitePropagationTests {
+    static let model = """
+        import Dispatch
+
+        final class ViewModel {
+            let api: FakeAPI
+            var text = ""
+
+            init(api: FakeAPI) { self.api = api }
+
+            func refresh() {
+                api.load(id: 1) { [weak self] result in
+                    guard let self else { return }
+                    switch result {
+                    case .success(let text):
+                        self.text = text
+                    case .failure:
+                        self.text = "failed"
+                    }
+                }
+            }
+
+            func reload() {
+                text = ""
+                refresh()
+            }
+
+            func start() {
+                DispatchQueue.main.async {
+                    self.reload()
+                }
+            }
+        }
+        """
+
+    static let tests = """
+        import XCTest
+
+        final class ViewModelTests: XCTestCase {
+            func testReload() {
+                let model = ViewModel(api: FakeAPI(outcome: .value, trace: Trace()))
+                model.reload()
+                XCTAssertEqual(model.text, "v")
+            }
+
+            static var allTests = [
+                ("testReload", testReload),
+            ]
+        }
+        """
+
+    static func migrate(_ files: [(String, String)], options: MigrationOptions = MigrationOptions()) throws
+        -> CallMigrationResult
+    {
+        CallMigrator(options: options).migrate(
+            files.map { SourceInput(path: $0.0, text: $0.1) }, context: try CallSiteFixtures.api())
+    }
+
+    @Test("A chain of two functions: the test awaits it, a closure that must stay synchronous starts a task")
+    func chainToItsRoots() throws {
+        let result = try Self.migrate([("ViewModel.swift", Self.model), ("ViewModelTests.swift", Self.tests)])
+        let model = try #require(result.files.first { $0.path == "ViewModel.swift" }).text
+        #expect(
+            model.contains("    func refresh() async {\n        do {\n            let text = try await api.load(id: 1)")
+        )
+        #expect(model.contains("    func reload() async {\n        text = \"\"\n        await refresh()\n    }"))
+        #expect(
+            model.contains("        DispatchQueue.main.async {\n            Task { await self.reload() }\n        }"))
+        let tests = try #require(result.files.first { $0.path == "ViewModelTests.swift" }).text
+        #expect(tests.contains("    func testReload() async throws {\n        let model"))
+        #expect(tests.contains("        await model.reload()\n        XCTAssertEqual(model.text, \"v\")"))
+        #expect(tests.contains("(\"testReload\", asyncTest(testReload)),"))
+        #expect(result.propagated.map(\.function) == ["ViewModel.refresh()", "ViewModel.reload()"])
+        let reload = try #require(result.propagated.last)
+        #expect(reload.tests == ["ViewModelTests.swift:4"])
+        #expect(reload.tasks == ["ViewModel.swift:28"])
+        #expect(reload.awaited == ["ViewModelTests.swift:6"])
+        #expect(result.summary().contains("2 synchronous functions made async"))
+        #expect(result.entries.allSatisfy { $0.isConverted })
+    }
+
+    @Test("Turned off, the call is left alone as before")
+    func turnedOff() throws {
+        var options = MigrationOptions()
+        options.propagates = false
+        let result = try Self.migrate([("ViewModel.swift", Self.model)], options: options)
+        #expect(result.files.isEmpty)
+        #expect(result.propagated.isEmpty)
+    }
+
+    @Test(
+        "What cannot follow keeps the chain synchronous, and the report says which caller",
+        arguments: [
+            (
+                "model.reload()\n        XCTAssertEqual",
+                "model.reload()\n        model.text = \"x\"\n        XCTAssertEqual",
+                "is followed by `model.text = \"x\"`"
+            ),
+            ("func refresh() {", "public func refresh() {", "`ViewModel.refresh()` is public"),
+            ("func refresh() {", "@objc func refresh() {", "`ViewModel.refresh()` is `@objc`"),
+            ("        refresh()\n", "        let again = refresh\n        again()\n", "is used as a value"),
+            (
+                "        model.reload()\n", "        wait(for: [], timeout: 1)\n        model.reload()\n",
+                "which waits for an expectation"
+            ),
+        ])
+    func staysSynchronous(find: String, replace: String, reason: String) throws {
+        let model = Self.model.replacingOccurrences(of: find, with: replace)
+        let tests = Self.tests.replacingOccurrences(of: find, with: replace)
+        let result = try Self.migrate([("ViewModel.swift", model), ("ViewModelTests.swift", tests)])
+        #expect(result.propagated.isEmpty)
+        let entry = try #require(result.entries.first)
+        guard case .leftAlone(.notAsync, let detail) = entry.outcome else {
+            Issue.record("\(entry.outcome)")
+            return
+        }
+        #expect(detail.contains(reason), "\(detail)")
+    }
+
+    @Test("A chain the compiler rejected stays synchronous, with the compiler's message")
+    func withdrawn() throws {
+        var options = MigrationOptions()
+        options.withdrawn = [.function("ViewModel.refresh()" + SyncPropagation.unitSuffix): "error: sending 'self'"]
+        let result = try Self.migrate(
+            [("ViewModel.swift", Self.model), ("ViewModelTests.swift", Self.tests)], options: options)
+        #expect(result.files.isEmpty)
+        let entry = try #require(result.entries.first)
+        #expect(entry.outcome.reason == .notAsync)
+        guard case .leftAlone(.notAsync, let detail) = entry.outcome else {
+            Issue.record("\(entry.outcome)")
+            return
+        }
+        #expect(detail.contains("the compiler rejected making it async: error: sending 'self'"))
+    }
+
+    @Test("The gate withdraws the chain as one unit: its edits in every file are placed under one name")
+    func oneUnit() throws {
+        let result = try Self.migrate([("ViewModel.swift", Self.model), ("ViewModelTests.swift", Self.tests)])
+        let units = Set(result.files.flatMap(\.placements).map(\.unit))
+        #expect(units.contains(.function("ViewModel.refresh()" + SyncPropagation.unitSuffix)))
+        for file in result.files where file.path == "ViewModelTests.swift" {
+            #expect(
+                file.placements.map(\.unit).allSatisfy {
+                    $0 == .function("ViewModel.refresh()" + SyncPropagation.unitSuffix)
+                })
+        }
+    }
+}
