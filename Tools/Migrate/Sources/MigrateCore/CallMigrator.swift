@@ -169,7 +169,7 @@ public struct CallMigrator: Sendable {
                         var rewrite = makeRewrite(call, input.path, 0, matches)
                         rewrite.context?.isAsync = true
                         if case .proceed = planner.plan(rewrite) { return true } else { return false }
-                    }.map { (input.path, $0) }
+                    }.map { (input.path, $0.function, $0.apis) }
                 },
                 files: sources.map { SyncPropagation.File(path: $0.input.path, tree: $0.tree, writer: $0.writer) },
                 callSites: calls, withdrawn: options.withdrawn) : nil
@@ -311,24 +311,29 @@ final class PassCallFinder: SyntaxVisitor {
     }
 }
 
-/// The synchronous functions (not test methods) with a call that `wouldConvert` in async code.
+/// The synchronous functions (not test methods) with a call that `wouldConvert` in async code,
+/// each with the names of the functions those calls reach.
 private func propagationSeeds(
     _ tree: SourceFileSyntax, path: String, counterparts: AsyncCounterparts,
     wouldConvert: (PassCallFinder.Call, [(AsyncCounterparts.Entry, [Int])]) -> Bool
-) -> [FunctionDeclSyntax] {
+) -> [(function: FunctionDeclSyntax, apis: Set<String>)] {
     guard !tree.hasError else { return [] }
     let finder = PassCallFinder(viewMode: .sourceAccurate)
     finder.walk(tree)
-    var seeds: [FunctionDeclSyntax] = []
+    var seeds: [(function: FunctionDeclSyntax, apis: Set<String>)] = []
     for call in finder.calls {
         guard let context = SyncPropagation.context(of: call.node), let function = context.as(FunctionDeclSyntax.self),
-            !SyncPropagation.isAsync(context), !SyncPropagation.isTest(context),
-            !seeds.contains(where: { $0.id == function.id })
+            !SyncPropagation.isAsync(context), !SyncPropagation.isTest(context)
         else { continue }
         let matches = counterparts.entries(
             name: call.name, argumentLabels: call.labels,
             trailingClosure: StreamHandlers.hasOneTrailingClosure(call.node))
-        if !matches.isEmpty, wouldConvert(call, matches) { seeds.append(function) }
+        guard !matches.isEmpty, wouldConvert(call, matches) else { continue }
+        if let index = seeds.firstIndex(where: { $0.function.id == function.id }) {
+            seeds[index].apis.insert(call.name)
+        } else {
+            seeds.append((function, [call.name]))
+        }
     }
     return seeds
 }

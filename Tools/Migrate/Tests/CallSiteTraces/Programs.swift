@@ -168,17 +168,21 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await StreamCallRule2.Before().run(api: $0, trace: $1) },
         after: { await StreamCallRule2.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
-        name: "ResultHandlerRule: switch over the result",
+        name: "ResultHandlerRule: a handler that passes its result on: the result comes back from a `do`/`catch`",
         before: { await ResultHandlerRule1.Before().run(api: $0, trace: $1) },
         after: { await ResultHandlerRule1.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
-        name: "ResultHandlerRule: if case .success, else",
+        name: "ResultHandlerRule: switch over the result",
         before: { await ResultHandlerRule2.Before().run(api: $0, trace: $1) },
         after: { await ResultHandlerRule2.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
-        name: "ResultHandlerRule: try result.get(): the do/catch stays as it was, around the await",
+        name: "ResultHandlerRule: if case .success, else",
         before: { await ResultHandlerRule3.Before().run(api: $0, trace: $1) },
         after: { await ResultHandlerRule3.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "ResultHandlerRule: try result.get(): the do/catch stays as it was, around the await",
+        before: { await ResultHandlerRule4.Before().run(api: $0, trace: $1) },
+        after: { await ResultHandlerRule4.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
         name: "OptionalValueErrorRule: if let error, return; guard let value",
         before: { await OptionalValueErrorRule1.Before().run(api: $0, trace: $1) },
@@ -1707,6 +1711,46 @@ enum StreamCallRule2 {
 enum ResultHandlerRule1 {
     struct Before {
         func run(api: FakeAPI, trace: Trace) async {
+            api.load(id: 5) { result in
+                report(result, to: trace)
+            }
+        }
+
+        func report(_ result: Result<String, any Error>, to trace: Trace) {
+            switch result {
+            case .success(let text):
+                trace.log("loaded \(text)")
+            case .failure(let error):
+                trace.failed(error)
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async {
+            let result: Result<String, any Error>
+            do {
+                result = .success(try await api.load(id: 5))
+            } catch {
+                result = .failure(error)
+            }
+            report(result, to: trace)
+        }
+
+        func report(_ result: Result<String, any Error>, to trace: Trace) {
+            switch result {
+            case .success(let text):
+                trace.log("loaded \(text)")
+            case .failure(let error):
+                trace.failed(error)
+            }
+        }
+    }
+}
+
+enum ResultHandlerRule2 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) async {
             api.load(id: 1) { result in
                 switch result {
                 case .success(let value):
@@ -1732,7 +1776,7 @@ enum ResultHandlerRule1 {
     }
 }
 
-enum ResultHandlerRule2 {
+enum ResultHandlerRule3 {
     struct Before {
         func run(api: FakeAPI, trace: Trace) async {
             api.load(id: 6) { result in
@@ -1757,7 +1801,7 @@ enum ResultHandlerRule2 {
     }
 }
 
-enum ResultHandlerRule3 {
+enum ResultHandlerRule4 {
     struct Before {
         func run(api: FakeAPI, trace: Trace) async {
             api.load(id: 7) { result in

@@ -153,4 +153,27 @@ struct CallSitePropagationTests {
                 })
         }
     }
+
+    @Test("A test double that keeps the handler for the test to call later: a test would wait for ever, so no chain")
+    func spyKeepsTheHandler() throws {
+        let spy = """
+            final class LoadSpy {
+                var completions: [(Result<String, any Error>) -> Void] = []
+
+                func load(id: Int, completion: @escaping (Result<String, any Error>) -> Void) {
+                    completions.append(completion)
+                }
+            }
+            """
+        let result = try Self.migrate([
+            ("ViewModel.swift", Self.model), ("ViewModelTests.swift", Self.tests), ("LoadSpy.swift", spy),
+        ])
+        #expect(result.propagated.isEmpty)
+        let entry = try #require(result.entries.first { $0.file == "ViewModel.swift" })
+        guard case .leftAlone(.notAsync, let detail) = entry.outcome else {
+            Issue.record("\(entry.outcome)")
+            return
+        }
+        #expect(detail.contains("named `load` keeps its handler to call later"), "\(detail)")
+    }
 }

@@ -274,7 +274,7 @@ struct CallSiteRuleTests {
             CallRuleCatalog.examples.filter { $0.rule == "ResultHandlerRule" || $0.rule == "StatementOrderRule" }
                 .map(\.example.before).joined(separator: "\n\n"))
         let summary = full.summary(module: "Examples")
-        #expect(summary.hasPrefix("Examples: 6 call sites with an async counterpart: 4 converted (66%), 2 left alone"))
+        #expect(summary.hasPrefix("Examples: 7 call sites with an async counterpart: 5 converted (71%), 2 left alone"))
         #expect(summary.contains("  2  code runs after the call:\n      Program.swift:"))
     }
 }

@@ -8,6 +8,9 @@ struct ModuleFunctions {
     private(set) var overridden: Set<String> = []
     private(set) var referenced: Set<String> = []
     private(set) var declared: [String: Int] = [:]
+    /// The functions that keep their last closure parameter to call later (a test's spy
+    /// stores the handler, and the test calls it after the call returns), by name.
+    private(set) var keepers: Set<String> = []
 
     init(_ trees: [SourceFileSyntax]) {
         let finder = Finder(viewMode: .sourceAccurate)
@@ -16,6 +19,7 @@ struct ModuleFunctions {
         overridden = finder.overridden
         referenced = finder.referenced
         declared = finder.declared
+        keepers = finder.keepers
     }
 
     /// `name(label:…)`, the key of a function's name and labels.
@@ -29,9 +33,25 @@ struct ModuleFunctions {
         var overridden: Set<String> = []
         var referenced: Set<String> = []
         var declared: [String: Int] = [:]
+        var keepers: Set<String> = []
 
         override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
             declared[ModuleFunctions.key(node), default: 0] += 1
+            if let last = node.signature.parameterClause.parameters.last, last.type.trimmedDescription.contains("->"),
+                let body = node.body
+            {
+                let name = (last.secondName ?? last.firstName).text
+                let kept = body.tokens(viewMode: .sourceAccurate).contains { token in
+                    guard token.tokenKind == .identifier(name), let next = token.nextToken(viewMode: .sourceAccurate)
+                    else { return false }
+                    let called =
+                        next.tokenKind == .leftParen
+                        || (next.tokenKind == .postfixQuestionMark
+                            && next.nextToken(viewMode: .sourceAccurate)?.tokenKind == .leftParen)
+                    return !called
+                }
+                if kept { keepers.insert(node.name.text) }
+            }
             if node.modifiers.contains(where: { $0.name.tokenKind == .keyword(.override) }) {
                 overridden.insert(node.name.text)
             }

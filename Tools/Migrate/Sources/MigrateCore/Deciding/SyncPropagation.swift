@@ -68,20 +68,27 @@ struct SyncPropagation {
     /// awaited if it were async), each with every function it makes async; a seed withdrawn
     /// by the compile gate (`withdrawn`) stays synchronous with the compiler's message.
     init(
-        seeds: [(file: String, function: FunctionDeclSyntax)], files: [File], callSites: CallSites,
+        seeds: [(file: String, function: FunctionDeclSyntax, apis: Set<String>)], files: [File], callSites: CallSites,
         withdrawn: Withdrawals
     ) {
         self.files = files
         self.callSites = callSites
         self.module = ModuleFunctions(files.map(\.tree))
         var taken = Set<SyntaxIdentifier>()
-        for (file, function) in seeds where !taken.contains(function.id) {
+        for (file, function, apis) in seeds where !taken.contains(function.id) {
             let name = Self.displayName(function)
             if let message = withdrawn[.function(name + Self.unitSuffix)] {
                 leaves[function.id] = "the compiler rejected making it async: \(message)"
                 continue
             }
             switch chain(from: function, file: file, name: name) {
+            case .success(let chain)
+            where chain.functions.contains(where: { !$0.tests.isEmpty }) && !apis.isDisjoint(with: module.keepers):
+                // A test that awaited the call would wait for a handler the test itself calls after it.
+                let kept = apis.intersection(module.keepers).sorted().map { "`\($0)`" }.joined(separator: ", ")
+                leaves[function.id] =
+                    "a test calls it, and a function of the module named \(kept) keeps its handler to call later "
+                    + "(a spy the test completes after the call): awaited, the test would wait for ever"
             case .success(let chain):
                 let ids = chain.functions.map(\.function.id)
                 guard taken.isDisjoint(with: ids), !overlaps(chain) else {

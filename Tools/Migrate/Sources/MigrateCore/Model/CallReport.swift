@@ -155,7 +155,8 @@ public struct CallMigrationResult: Sendable {
             case .converted(let entryNotes): notes += entryNotes.map { "\(entry.file):\(entry.line)  \($0)" }
             }
         }
-        for (reason, places) in left.sorted(by: { $0.key < $1.key }) {
+        // The reasons that leave the most calls alone first.
+        for (reason, places) in left.sorted(by: { ($1.value.count, $0.key) < ($0.value.count, $1.key) }) {
             lines.append("  \(places.count)  \(reason.rawValue):")
             lines += Self.rows(places, indent: "      ")
         }

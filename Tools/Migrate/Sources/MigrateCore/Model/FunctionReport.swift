@@ -37,7 +37,7 @@ extension CallMigrationResult {
                 left[reason, default: []].append("\(entry.file):\(entry.line)")
             }
         }
-        for (reason, places) in left.sorted(by: { $0.key < $1.key }) {
+        for (reason, places) in left.sorted(by: { ($1.value.count, $0.key) < ($0.value.count, $1.key) }) {
             lines.append("    \(places.count)  \(reason.rawValue):")
             lines += Self.rows(places, indent: "        ")
         }

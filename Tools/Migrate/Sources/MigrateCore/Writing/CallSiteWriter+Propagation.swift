@@ -24,3 +24,19 @@ extension CallSiteWriter {
             first: range.lowerBound, last: range.upperBound, lines: [indent + "Task {"] + body + [indent + "}"])
     }
 }
+
+extension CallSiteWriter {
+    /// `let result: Result<T, any Error>` set by a `do`/`catch` around the await, for the
+    /// handler's code that follows (``ResultHandlerRule``'s whole result).
+    func wholeResultLines(_ whole: (name: String, type: String), call: String, indent: String) -> [String] {
+        let unit = Self.unit(indent)
+        return [
+            indent + "let \(whole.name): \(whole.type)",
+            indent + "do {",
+            indent + unit + "\(whole.name) = .success(try await \(call))",
+            indent + "} catch {",
+            indent + unit + "\(whole.name) = .failure(error)",
+            indent + "}",
+        ]
+    }
+}

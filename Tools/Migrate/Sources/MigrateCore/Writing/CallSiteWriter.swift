@@ -223,6 +223,11 @@ struct CallSiteWriter {
         var result = comments(in: statement, outside: moved).map { indent + $0 }
         let captures = (rewrite.hopCaptures, rewrite.hopCopies)
         let tail = block(branches.tail, indent: indent, hop: false, dropping: dropped)
+        if let whole = rewrite.wholeResult {
+            result += wholeResultLines(whole, call: call, indent: indent) + tail
+            if !suffix.isEmpty { result[result.count - 1] += suffix }
+            return LineEdit(first: start.line - 1, last: end.line - 1, lines: result)
+        }
         // The error ends the test, or is ignored: the success code follows the await.
         if rewrite.propagates || branches.ignoresError {
             result += [indent + awaited]

@@ -49,6 +49,9 @@ struct CallRewrite {
     /// Settled last (``TestFailureRule``): in a throwing test, the failure code only records a
     /// failure, so the awaited call's error is left to end the test: no `do`/`catch`.
     var propagates = false
+    /// Settled by ``ResultHandlerRule``: a handler that uses its `Result` whole (stores it,
+    /// passes it on) gets it back, `name` of type `type`, from a `do`/`catch` around the await.
+    var wholeResult: (name: String, type: String)?
 
     /// The handler's parameter names (`_` for an unnamed one); nil for `$0`.
     var parameterNames: [String]? {

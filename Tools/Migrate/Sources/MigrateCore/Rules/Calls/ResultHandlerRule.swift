@@ -6,11 +6,13 @@ struct ResultHandlerRule: CallRule {
     static let summary =
         "A `Result` handler that switches over the result, tests `if case .success`, or calls `try result.get()` "
         + "becomes `let v = try await …` with the success code after it and the failure code in the `catch`; code "
-        + "after the `switch` (no `return` in it skipped that code) follows the `do`/`catch`."
+        + "after the `switch` (no `return` in it skipped that code) follows the `do`/`catch`. A handler that uses "
+        + "its result whole (stores it, passes it on) gets it back from a `do`/`catch` around the await (a failure "
+        + "of `any Error` only, and a result type the call site can write)."
 
     func decide(_ rewrite: CallRewrite, in context: RuleContext) -> CallStep {
         var rewrite = rewrite
-        guard rewrite.branches == nil, let entry = rewrite.entry, case .result(_, let failure) = entry.shape,
+        guard rewrite.branches == nil, let entry = rewrite.entry, case .result(let success, let failure) = entry.shape,
             let names = rewrite.parameterNames, names.count == 1, let only = rewrite.body.first
         else { return .proceed(rewrite) }
         // Code after the `switch` ran on both paths; it follows the `do`/`catch`, which only a
@@ -36,7 +38,9 @@ struct ResultHandlerRule: CallRule {
         } else {
             branches = nil
         }
-        guard var branches else { return .proceed(rewrite) }
+        guard var branches else {
+            return Self.wholeResult(rewrite, success: success, failure: failure, name: result, context: context)
+        }
         branches.tail = tail
         let name = branches.errorName ?? "error"
         if !TypeText.isError(failure), CallRewrite.uses(name, in: branches.failure) {
@@ -169,6 +173,45 @@ struct ResultHandlerRule: CallRule {
 
     static let examples: [CallExample] = [
         CallExample(
+            "a handler that passes its result on: the result comes back from a `do`/`catch`",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    api.load(id: 5) { result in
+                        report(result, to: trace)
+                    }
+                }
+
+                func report(_ result: Result<String, any Error>, to trace: Trace) {
+                    switch result {
+                    case .success(let text):
+                        trace.log("loaded \\(text)")
+                    case .failure(let error):
+                        trace.failed(error)
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    let result: Result<String, any Error>
+                    do {
+                        result = .success(try await api.load(id: 5))
+                    } catch {
+                        result = .failure(error)
+                    }
+                    report(result, to: trace)
+                }
+
+                func report(_ result: Result<String, any Error>, to trace: Trace) {
+                    switch result {
+                    case .success(let text):
+                        trace.log("loaded \\(text)")
+                    case .failure(let error):
+                        trace.failed(error)
+                    }
+                }
+                """)),
+        CallExample(
             "switch over the result",
             before: """
                 func run(api: FakeAPI, trace: Trace) async {
@@ -247,4 +290,48 @@ struct ResultHandlerRule: CallRule {
                 }
                 """)),
     ]
+
+    /// A handler that uses its result whole (`stored = result`, `finish(result)`): the result
+    /// comes back from a `do`/`catch` around the await, as a `let` of the handler's name, and
+    /// the handler's code follows, as it was. Only for a failure of `any Error` (every error
+    /// the await throws fits it), and where the result's type is written at the call (the
+    /// handler's annotation) or names only types the code can name.
+    static func wholeResult(
+        _ rewrite: CallRewrite, success: TypeSyntax, failure: TypeSyntax, name: String, context: RuleContext
+    ) -> CallStep {
+        guard TypeText.isError(failure), !rewrite.hopsToMain, name != "_", !rewrite.body.isEmpty,
+            let type = resultType(rewrite, success: success, context: context)
+        else { return .proceed(rewrite) }
+        // The `let` goes beside the call: a name declared there already would be declared twice.
+        if let list = rewrite.statement?.parent?.as(CodeBlockItemListSyntax.self),
+            CallRewrite.declared(in: Array(list)).contains(name)
+        {
+            return .proceed(rewrite)
+        }
+        var rewrite = rewrite
+        rewrite.branches = HandlerBranches(valueName: nil, success: [], errorName: nil, failure: [], tail: rewrite.body)
+        rewrite.wholeResult = (name, type)
+        return .proceed(rewrite)
+    }
+
+    /// The names a call site can always write.
+    private static let standardNames: Set<String> = [
+        "String", "Int", "Bool", "Double", "Float", "Data", "URL", "Date", "UUID", "Void", "Array", "Dictionary",
+        "Optional", "Set", "Any", "AnyObject", "URLResponse", "HTTPURLResponse", "Int64", "UInt", "Character",
+    ]
+
+    /// `Result<Success, any Error>`: the handler's own annotation, or the API's success type when
+    /// every name in it is a standard type or a type of the module (not a generic parameter).
+    private static func resultType(_ rewrite: CallRewrite, success: TypeSyntax, context: RuleContext) -> String? {
+        if let clause = rewrite.handler?.signature?.parameterClause?.as(ClosureParameterClauseSyntax.self),
+            let type = clause.parameters.first?.type
+        {
+            return type.trimmedDescription
+        }
+        let names = TypeText.mentionedNames(success)
+        guard names.allSatisfy({ standardNames.contains($0) || context.index.typesBySimpleName[$0] != nil }) else {
+            return nil
+        }
+        return "Result<\(success.trimmedDescription), any Error>"
+    }
 }

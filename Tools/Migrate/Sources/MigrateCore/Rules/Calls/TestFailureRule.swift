@@ -23,6 +23,7 @@ struct TestFailureRule: DocumentedCallRule {
     /// Whether the settled `rewrite` leaves its error to end the test.
     static func propagates(_ rewrite: CallRewrite) -> Bool {
         guard rewrite.stream == nil, rewrite.resumed == nil, rewrite.confirmation == nil, rewrite.fanOut == nil,
+            rewrite.wholeResult == nil,
             let branches = rewrite.branches, branches.errorType == nil, !branches.ignoresError,
             Self.onlyFails(branches.failure, error: branches.errorName ?? "error"),
             rewrite.context?.isAsync ?? false,
