@@ -71,13 +71,10 @@ struct CallsCommand: ParsableCommand {
         var modules: [(root: URL, options: MigrationOptions, inputs: [SourceInput])] = []
         for sourcesDir in sourcesDirs {
             let root = try FutureBridgeMigrate.directory(sourcesDir)
-            modules.append(
-                (
-                    root,
-                    MigrationOptions(
-                        defaultIsolation: try isolation.resolved(sources: root), propagates: !noPropagation),
-                    try sourceInputs(under: root)
-                ))
+            var options = MigrationOptions(
+                defaultIsolation: try isolation.resolved(sources: root), propagates: !noPropagation)
+            options.languageMode = PackageManifest.languageMode(of: root)
+            modules.append((root, options, try sourceInputs(under: root)))
         }
         var results: [(root: URL, result: CallMigrationResult, forms: MigrationResult)] = []
         // Modules given together (a package's sources and its tests) are one call graph, where a

@@ -5,7 +5,7 @@ import Testing
 /// Synchronous functions made async for the callback call they end with, with their callers
 /// up to a root: an async caller or a test awaits, a synchronous caller of the module
 /// follows, other synchronous code starts a task.
-@Suite("Call sites: synchronous functions made async with their callers")
+@Suite("Call sites: synchronous functions made async with their callers; Swift 5 mode modules")
 struct CallSitePropagationTests {
     static let model = """
         import Dispatch
@@ -175,5 +175,63 @@ struct CallSitePropagationTests {
             return
         }
         #expect(detail.contains("named `load` keeps its handler to call later"), "\(detail)")
+    }
+
+    static let swift5Titles = """
+        func run(api: FakeAPI, trace: Trace) async {
+            Titles(api: api).title { result in
+                switch result {
+                case .success(let title):
+                    trace.log("title \\(title)")
+                case .failure(let error):
+                    trace.failed(error)
+                }
+            }
+        }
+
+        final class Titles {
+            let api: FakeAPI
+
+            init(api: FakeAPI) {
+                self.api = api
+            }
+
+            func title(completion: @escaping (Result<String, any Error>) -> Void) {
+                api.load(id: 1) { result in
+                    completion(result)
+                }
+            }
+        }
+        """
+
+    @Test("Swift 5 mode: a handler that is not @Sendable, of a type that is not Sendable, is converted and listed")
+    func swift5Mode() throws {
+        var options = MigrationOptions()
+        options.languageMode = 5
+        let five = try CallSiteFixtures.rewrite(Self.swift5Titles, options: options).result
+        let function = try #require(five.functions.first)
+        guard case .converted(let notes) = function.outcome else {
+            Issue.record("\(function.outcome)")
+            return
+        }
+        #expect(
+            notes.contains {
+                $0.contains("for Swift 6 mode later: the handler `completion` must be `@Sendable`")
+                    && $0.contains("`Titles` must be Sendable")
+            })
+        let six = try CallSiteFixtures.rewrite(Self.swift5Titles).result
+        #expect(six.functions.first?.outcome.reason == .functionSignature)
+    }
+
+    @Test(
+        "The language mode from the manifest",
+        arguments: [
+            ("// swift-tools-version:5.9\nlet package = Package(name: \"P\")", 5),
+            ("// swift-tools-version: 5.10\nlet package = Package(name: \"P\", swiftLanguageVersions: [.v6])", 6),
+            ("// swift-tools-version:6.0\nlet package = Package(name: \"P\")", 6),
+            ("// swift-tools-version:6.1\n.target(name: \"P\", swiftSettings: [.swiftLanguageMode(.v5)])", 5),
+        ])
+    func languageMode(manifest: String, mode: Int) {
+        #expect(PackageManifest.languageMode(manifest: manifest) == mode)
     }
 }

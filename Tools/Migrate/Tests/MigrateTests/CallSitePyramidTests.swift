@@ -77,11 +77,13 @@ struct CallSitePyramidTests {
     @Test("A level the tool cannot await: the test still awaits its expectation there, which that level fulfils")
     func stopsWhereALevelCannotBeAwaited() throws {
         let lines = Self.pyramid.split(separator: "\n", omittingEmptySubsequences: false)
-        // The last level's `switch` (six lines) becomes one assertion on `try? result.get()`.
+        // The last level's `switch` (six lines) becomes one assertion on `try? $0.get()`: a
+        // handler that uses `$0` is left alone.
         let start = try #require(lines.firstIndex { $0.hasSuffix("switch result {") })
         let indent = lines[start].prefix { $0 == " " }
-        let assertion = indent + "XCTAssertEqual(try? result.get(), \"v\")"
+        let assertion = indent + "XCTAssertEqual(try? $0.get(), \"v\")"
         let program = (lines[..<start] + [assertion] + lines[(start + 6)...]).joined(separator: "\n")
+            .replacingOccurrences(of: "self.api.load(id: 1) { result in", with: "self.api.load(id: 1) {")
         let (text, result) = try CallSiteFixtures.rewrite(program)
         #expect(
             text == """
@@ -94,8 +96,8 @@ struct CallSitePyramidTests {
                         let done = expectation(description: "saved, then loaded")
                         try await api.save("a")
                         try await self.api.save("b")
-                        self.api.load(id: 1) { result in
-                            XCTAssertEqual(try? result.get(), "v")
+                        self.api.load(id: 1) {
+                            XCTAssertEqual(try? $0.get(), "v")
                             done.fulfill()
                         }
                         await fulfillment(of: [done], timeout: 5)

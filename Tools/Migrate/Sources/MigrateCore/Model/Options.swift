@@ -49,6 +49,10 @@ public struct MigrationOptions: Sendable, Equatable {
     /// Make a synchronous function async for the callback call it ends with, and its callers
     /// up to a root (``SyncPropagation``; `--no-propagation` turns it off).
     public var propagates = true
+    /// The module's Swift language mode (5 or 6): a Swift 5 mode module builds what Swift 6
+    /// mode refuses (a handler that is not `@Sendable` called from a task), and the report lists
+    /// what Swift 6 mode would need instead of leaving the function alone. Default 6.
+    public var languageMode = 6
 
     /// Options with these values (each defaults to the tool's default).
     public init(

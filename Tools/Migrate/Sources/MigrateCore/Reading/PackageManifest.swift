@@ -9,12 +9,38 @@ public enum PackageManifest {
     /// of the nearest directory above that has one; nil otherwise (no manifest, another
     /// target, `nonisolated`, or a setting the manifest computes rather than spells).
     public static func defaultIsolation(of sources: URL) -> String? {
+        manifest(above: sources).flatMap { defaultIsolation(manifest: $0.text, targetPath: $0.targetPath) }
+    }
+
+    /// The Swift language mode of the package above `sources`: 5 with tools before 6.0 unless
+    /// the manifest asks for 6 (`swiftLanguageModes`/`swiftLanguageVersions: [.v6]`), 6 from
+    /// tools 6.0 unless it asks for 5 (there, or a target's `.swiftLanguageMode(.v5)`); 6 with
+    /// no manifest.
+    public static func languageMode(of sources: URL) -> Int {
+        guard let text = manifest(above: sources)?.text else { return 6 }
+        return languageMode(manifest: text)
+    }
+
+    static func languageMode(manifest text: String) -> Int {
+        let compact = text.filter { !$0.isWhitespace }
+        let tools =
+            compact.firstRange(of: "swift-tools-version:").map { range in
+                Int(compact[range.upperBound...].prefix { $0.isNumber }) ?? 6
+            } ?? 6
+        if tools < 6 {
+            return ["swiftLanguageVersions:[.v6", "swiftLanguageModes:[.v6"].contains(where: compact.contains) ? 6 : 5
+        }
+        let asksFive = [".swiftLanguageMode(.v5)", "swiftLanguageModes:[.v5", "swiftLanguageVersions:[.v5"]
+        return asksFive.contains(where: compact.contains) ? 5 : 6
+    }
+
+    /// The text of the nearest `Package.swift` above `sources`, and the path of `sources` in it.
+    private static func manifest(above sources: URL) -> (text: String, targetPath: String)? {
         var directory = sources.standardizedFileURL
         for _ in 0..<4 {
             let manifest = directory.appendingPathComponent("Package.swift")
             if let text = try? String(contentsOf: manifest, encoding: .utf8) {
-                let relative = String(sources.standardizedFileURL.path.dropFirst(directory.path.count + 1))
-                return defaultIsolation(manifest: text, targetPath: relative)
+                return (text, String(sources.standardizedFileURL.path.dropFirst(directory.path.count + 1)))
             }
             let parent = directory.deletingLastPathComponent()
             if parent.path == directory.path { break }

@@ -166,7 +166,64 @@ extension PyramidFunctionRule {
                 """,
             after: .leftAlone(.functionSignature, "returns `FakeTask`")),
         CallExample(
-            "a method of a class that is not final: a subclass's override would be bypassed, left alone",
+            "a non-final class that is not open and has no subclass here: its method converted",
+            before: """
+                func run(api: FakeAPI, trace: Trace) async {
+                    Titles(api: api).title { result in
+                        switch result {
+                        case .success(let title):
+                            trace.log("title \\(title)")
+                        case .failure(let error):
+                            trace.failed(error)
+                        }
+                    }
+                }
+
+                class Titles: @unchecked Sendable {
+                    let api: FakeAPI
+
+                    init(api: FakeAPI) {
+                        self.api = api
+                    }
+
+                    func title(completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+                        api.load(id: 1) { result in
+                            completion(result)
+                        }
+                    }
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async {
+                    do {
+                        let title = try await Titles(api: api).title()
+                        trace.log("title \\(title)")
+                    } catch {
+                        trace.failed(error)
+                    }
+                }
+
+                class Titles: @unchecked Sendable {
+                    let api: FakeAPI
+
+                    init(api: FakeAPI) {
+                        self.api = api
+                    }
+
+                    func title() async throws -> String {
+                        return try await api.load(id: 1)
+                    }
+
+                    /// Completion-handler form of `title()`, for callers not migrated yet.
+                    @available(*, renamed: "title()")
+                    func title(completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+                        Future<String> { try await self.title() }.deliver(on: .inline, to: completion)
+                    }
+                }
+                """)),
+        CallExample(
+            "a method of a class a class of the module inherits from: the override would be bypassed, left alone",
             before: """
                 func run(api: FakeAPI, trace: Trace) {
                     Titles(api: api).title { result in
@@ -187,8 +244,10 @@ extension PyramidFunctionRule {
                         }
                     }
                 }
+
+                final class CachedTitles: Titles, @unchecked Sendable {}
                 """,
-            after: .leftAlone(.functionSignature, "not `final`")),
+            after: .leftAlone(.functionSignature, "a class of the module inherits from it")),
         CallExample(
             "an override: the superclass's callback method would still be the one awaited, left alone",
             before: """

@@ -34,14 +34,21 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
             return leave("returns `\(type.trimmedDescription)`, which the shim would have to return before it exists")
         }
         if site.isThrowing || site.isMutating { return leave("throws or is mutating") }
-        if let why = overridable(site.decl) ?? bridged(site.decl) ?? deferred(site.decl) { return leave(why) }
+        if let why = overridable(site.decl, index: context.index) ?? bridged(site.decl) ?? deferred(site.decl) {
+            return leave(why)
+        }
         guard closure.isEscaping, !closure.isOptional else {
             return leave("the handler is not an escaping closure: the shim's task cannot call it")
         }
         // A handler that is not `@Sendable` stays in the function's isolation: the shim calls
         // it from a task that inherits it, which only an isolated function has.
         let isolation = closure.attributes.contains("@Sendable") ? nil : isolation(of: site)
-        if !closure.attributes.contains("@Sendable"), isolation == nil {
+        // A Swift 5 mode module builds what Swift 6 mode refuses here; the report lists it.
+        var laterForSwift6: [String] = []
+        let swift5 = context.options.languageMode == 5
+        if !closure.attributes.contains("@Sendable"), isolation == nil, swift5 {
+            laterForSwift6.append("the handler `\(handler.name)` must be `@Sendable` (the shim's task calls it)")
+        } else if !closure.attributes.contains("@Sendable"), isolation == nil {
             let crossing = queueCall(handing: handler.name, in: site.decl).map {
                 "; the body already hands it to `\($0)`, which only Swift 5 mode accepts"
             }
@@ -73,14 +80,16 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
         let valueType = value?.trimmedDescription
         for parameter in site.parameters.dropLast() {
             if case .notSendable(let culprit) = context.index.sendability(of: parameter.type, generics: generics) {
-                return leave("parameter `\(parameter.name)`: `\(culprit)` is not Sendable")
+                guard swift5 else { return leave("parameter `\(parameter.name)`: `\(culprit)` is not Sendable") }
+                laterForSwift6.append("parameter `\(parameter.name)`: `\(culprit)` must be Sendable")
             }
         }
         if !site.isStatic, let owner = site.context.ownerName, let info = context.index.typeInfo(owner),
             !context.index.isSendable(info)
         {
-            return leave(
-                "`\(SourceIndex.lastComponent(info.name))` is not Sendable: the shim's task cannot capture self")
+            let type = SourceIndex.lastComponent(info.name)
+            guard swift5 else { return leave("`\(type)` is not Sendable: the shim's task cannot capture self") }
+            laterForSwift6.append("`\(type)` must be Sendable (the shim's task captures self)")
         }
         var rewrite = FunctionRewrite(
             decl: site.decl, site: site, file: file, line: site.line, completion: handler.name,
@@ -88,6 +97,11 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
         rewrite.notes.append(
             "the shim starts the async version in a task: the function's code, its first call included, now runs "
                 + "after the shim returns (two shim calls in a row may reach the API in either order)")
+        if !laterForSwift6.isEmpty {
+            rewrite.notes.append(
+                "the module builds in the Swift 5 language mode; for Swift 6 mode later: "
+                    + laterForSwift6.joined(separator: "; "))
+        }
         if let isolation {
             rewrite.notes.append(
                 "the handler is not `@Sendable`: the shim calls it from a task isolated to \(isolation), "
@@ -156,7 +170,9 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
 
     /// Why a method's async version could be reached where an override was before: it overrides,
     /// is `open`, or is a method of a class that is not `final` (a subclass may override it).
-    static func overridable(_ decl: FunctionDeclSyntax) -> String? {
+    /// A class that is neither `final` nor `open` has no subclass outside its module: one
+    /// with no subclass in the module (`index`) has no override to bypass.
+    static func overridable(_ decl: FunctionDeclSyntax, index: SourceIndex) -> String? {
         let modifiers = Set(decl.modifiers.map(\.name.text))
         if modifiers.contains("override") {
             return "overrides a superclass method: the superclass's own would be awaited through the async version"
@@ -169,8 +185,16 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
         while let current = node {
             if let type = current.as(ClassDeclSyntax.self) {
                 let isFinal = type.modifiers.contains { $0.name.text == "final" }
-                return isFinal
-                    ? nil : "a method of a class that is not `final`: a subclass's override would be bypassed"
+                let isOpen = type.modifiers.contains { $0.name.text == "open" }
+                let name = type.name.text
+                let subclassed = index.types.values.contains { info in
+                    info.inherited.contains { $0 == name || $0.hasSuffix("." + name) }
+                }
+                return isFinal || (!isOpen && !subclassed)
+                    ? nil
+                    : "a method of a class that is not `final`"
+                        + (isOpen ? ", and `open`" : ", and a class of the module inherits from it")
+                        + ": a subclass's override would be bypassed"
             }
             // Structs, enums, actors, protocols and extensions: nothing overrides their methods.
             if current.is(MemberBlockSyntax.self), current.parent?.is(ClassDeclSyntax.self) != true { return nil }
