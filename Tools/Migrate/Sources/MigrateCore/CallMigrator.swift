@@ -29,9 +29,12 @@ public struct CallMigrator: Sendable {
     /// into async code may hold calls that are only then in an async context (a callback
     /// pyramid), and the next pass rewrites them. The report gives each call once, at its
     /// line in the file as it was, with what became of it in the last pass that saw it.
-    public func migrate(_ inputs: [SourceInput], symbolGraphs: [SymbolGraph] = [], context: [SourceInput] = [])
-        -> CallMigrationResult
-    {
+    /// `outside` is the package's other code, read only: a synchronous function it calls is
+    /// not made async (``SyncPropagation``), since its calls there could not await it.
+    public func migrate(
+        _ inputs: [SourceInput], symbolGraphs: [SymbolGraph] = [], context: [SourceInput] = [],
+        outside: [SourceInput] = []
+    ) -> CallMigrationResult {
         var current = inputs
         var origins = inputs.map { LineOrigins(original: lines(of: $0.text)) }
         var placements = inputs.map { _ in [Placement]() }
@@ -39,6 +42,7 @@ public struct CallMigrator: Sendable {
         var functions: [FunctionReportEntry] = []
         // Other modules' code does not change from pass to pass: read once.
         let interfaces = symbolGraphs.map { parseSwift($0.interface) } + context.map { parseSwift($0.text) }
+        let outsideCalls = CallSites(files: outside.map { ($0.path, parseSwift($0.text)) })
         var propagated: [PropagatedFunction] = []
         // Once a pass rewrites nothing, the next makes synchronous functions async for the calls
         // they end with (``SyncPropagation``); the passes after it await what that moved.
@@ -47,7 +51,7 @@ public struct CallMigrator: Sendable {
             let converted = Set(entries.filter(\.isConverted).map { "\($0.file):\($0.line)" })
             let result = migratePass(
                 current, interfaces: interfaces, planFunctions: pass == 1, propagates: propagates, origins: origins,
-                converted: converted)
+                converted: converted, outside: outsideCalls)
             if pass == 1 { functions = result.functions }
             propagated += result.propagated
             // A call a pass left alone, seen again by the next: converted then, or in async code
@@ -132,7 +136,7 @@ public struct CallMigrator: Sendable {
     /// their original lines (`origins`); the module's callback pyramids on the first pass.
     private func migratePass(
         _ inputs: [SourceInput], interfaces: [SourceFileSyntax], planFunctions: Bool, propagates: Bool,
-        origins: [LineOrigins], converted: Set<String>
+        origins: [LineOrigins], converted: Set<String>, outside: CallSites
     ) -> PassResult {
         let parsed = inputs.map { parseSwift($0.text) }
         let index = SourceIndex(
@@ -166,13 +170,20 @@ public struct CallMigrator: Sendable {
             ? SyncPropagation(
                 seeds: sources.flatMap { input, tree, _ in
                     propagationSeeds(tree, path: input.path, counterparts: counterparts) { call, matches in
-                        var rewrite = makeRewrite(call, input.path, 0, matches)
+                        // A call the compile gate withdrew seeds nothing.
+                        let writer = sources.first { $0.input.path == input.path }!.writer
+                        let passLine = writer.converter.location(for: call.node.positionAfterSkippingLeadingTrivia).line
+                        let line = origins[inputs.firstIndex(of: input)!].originalLine(
+                            of: passLine, text: writer.lines[passLine - 1])
+                        guard options.withdrawn[.call(file: input.path, line: line)] == nil else { return false }
+                        var rewrite = makeRewrite(call, input.path, line, matches)
                         rewrite.context?.isAsync = true
                         if case .proceed = planner.plan(rewrite) { return true } else { return false }
                     }.map { (input.path, $0.function, $0.apis) }
                 },
                 files: sources.map { SyncPropagation.File(path: $0.input.path, tree: $0.tree, writer: $0.writer) },
-                callSites: calls, withdrawn: options.withdrawn) : nil
+                callSites: calls, outside: outside, withdrawn: options.withdrawn,
+                isolated: { SyncPropagation.isIsolated($0, index: index) }) : nil
         let asyncFunctions = propagation?.asyncFunctions ?? []
         var files: [PassFile] = []
         var entries: [CallReportEntry] = []
@@ -189,6 +200,13 @@ public struct CallMigrator: Sendable {
             // Each unit the compile gate may withdraw, with its edits.
             var units: [(unit: EditUnit, edits: [LineEdit])] = converted.compactMap { decision in
                 decision.edit.map { (.function(decision.entry.function), [$0]) }
+            }
+            // A shim delivers through FutureBridge's `Future`: its file imports FutureBridge.
+            if let first = units.first, let imported = importEdit(tree, lines: writer.lines),
+                converted.contains(where: { $0.edit?.lines.contains { $0.contains("Future<") } ?? false })
+            {
+                edits.append(imported)
+                units[0] = (first.unit, first.edits + [imported])
             }
             // The functions made async, and their callers' awaits and tasks, before the calls.
             for chain in propagation?.chains ?? [] {
@@ -336,4 +354,18 @@ private func propagationSeeds(
         }
     }
     return seeds
+}
+
+/// `import FutureBridge` after a file's last import (nil when it has one, or no import to
+/// follow): the line of that import, and the new one after it.
+private func importEdit(_ tree: SourceFileSyntax, lines: [String]) -> LineEdit? {
+    let imports = tree.statements.compactMap { $0.item.as(ImportDeclSyntax.self) }
+    guard !imports.contains(where: { $0.path.trimmedDescription == "FutureBridge" }), let last = imports.last
+    else { return nil }
+    let converter = SourceLocationConverter(fileName: "", tree: tree)
+    let line = converter.location(for: last.endPositionBeforeTrailingTrivia).line - 1
+    guard lines.indices.contains(line), lines[line].trimmingCharacters(in: .whitespaces).hasPrefix("import") else {
+        return nil
+    }
+    return LineEdit(first: line, last: line, lines: [lines[line], "import FutureBridge"])
 }

@@ -79,12 +79,29 @@ struct CallsCommand: ParsableCommand {
         var results: [(root: URL, result: CallMigrationResult, forms: MigrationResult)] = []
         // Modules given together (a package's sources and its tests) are one call graph, where a
         // function made async takes its callers in the other modules along, when their options agree.
+        // (Not when one directory holds another, or is given twice: a file would be read twice.)
+        let paths = modules.map { $0.root.standardizedFileURL.path + "/" }
+        let nested = paths.indices.contains { i in
+            paths.indices.contains { j in i != j && paths[j].hasPrefix(paths[i]) }
+        }
         let base =
-            modules.count > 1 && modules.allSatisfy({ $0.options == modules[0].options })
+            modules.count > 1 && !nested && modules.allSatisfy({ $0.options == modules[0].options })
             ? Self.commonAncestor(modules.map(\.root)) : nil
         let prefix = { (root: URL) -> String in
             guard let base else { return "" }
             return String(root.standardizedFileURL.path.dropFirst(base.path.count)).drop { $0 == "/" } + "/"
+        }
+        // The package's other code: a function it calls is not made async.
+        let package = modules.first.flatMap { PackageManifest.packageRoot(above: $0.root) }
+        let everything =
+            try package.map { root in
+                try sourceInputs(under: root).map {
+                    (root.appendingPathComponent($0.path).standardizedFileURL.path, $0)
+                }
+            } ?? []
+        let outside = { (roots: [URL]) -> [SourceInput] in
+            let given = roots.map { $0.standardizedFileURL.path + "/" }
+            return everything.filter { path, _ in !given.contains(where: path.hasPrefix) }.map(\.1)
         }
         let plan = { (withdrawn: Withdrawals, index: CompilerIndex?) -> [GateFile] in
             var together: CallMigrationResult?
@@ -95,7 +112,8 @@ struct CallsCommand: ParsableCommand {
                 let inputs = modules.flatMap { module in
                     module.inputs.map { SourceInput(path: prefix(module.root) + $0.path, text: $0.text) }
                 }
-                together = CallMigrator(options: options).migrate(inputs, symbolGraphs: graphs, context: context)
+                together = CallMigrator(options: options).migrate(
+                    inputs, symbolGraphs: graphs, context: context, outside: outside(modules.map(\.root)))
             }
             results = modules.map { module in
                 var options = module.options
@@ -103,7 +121,8 @@ struct CallsCommand: ParsableCommand {
                 options.compilerIndex = index
                 let calls =
                     together?.restricted(to: prefix(module.root))
-                    ?? CallMigrator(options: options).migrate(module.inputs, symbolGraphs: graphs, context: context)
+                    ?? CallMigrator(options: options).migrate(
+                        module.inputs, symbolGraphs: graphs, context: context, outside: outside([module.root]))
                 // The forms the calls await, written by the generator over the edited sources (so the
                 // functions made async here have their async versions, and get no form).
                 let edited = Dictionary(calls.files.map { ($0.path, $0.text) }) { first, _ in first }

@@ -876,17 +876,17 @@ enum AsyncContextRule1 {
             await refreshAll(api: api, trace: trace)
         }
 
-        func refreshAll(api: FakeAPI, trace: Trace) async {
+        nonisolated(nonsending) func refreshAll(api: FakeAPI, trace: Trace) async {
             trace.log("refreshing")
             await reload(api: api, trace: trace)
         }
 
-        func reload(api: FakeAPI, trace: Trace) async {
+        nonisolated(nonsending) func reload(api: FakeAPI, trace: Trace) async {
             trace.log("reloading")
             await loadFirst(api: api, trace: trace)
         }
 
-        func loadFirst(api: FakeAPI, trace: Trace) async {
+        nonisolated(nonsending) func loadFirst(api: FakeAPI, trace: Trace) async {
             do {
                 let text = try await api.load(id: 1)
                 trace.log("loaded \(text)")

@@ -68,12 +68,19 @@ struct CallSitePropagationTests {
     func chainToItsRoots() throws {
         let result = try Self.migrate([("ViewModel.swift", Self.model), ("ViewModelTests.swift", Self.tests)])
         let model = try #require(result.files.first { $0.path == "ViewModel.swift" }).text
+        // The class is not isolated: its async methods run where their callers run, as they did.
+        let refresh =
+            "    nonisolated(nonsending) func refresh() async {\n        do {\n            let text = try await"
+        #expect(model.contains(refresh))
         #expect(
-            model.contains("    func refresh() async {\n        do {\n            let text = try await api.load(id: 1)")
+            model.contains(
+                "    nonisolated(nonsending) func reload() async {\n        text = \"\"\n        await refresh()\n    }"
+            ))
+        // Work the main queue ran: its task runs on the main actor.
+        #expect(
+            model.contains(
+                "        DispatchQueue.main.async {\n            Task { @MainActor in await self.reload() }\n        }")
         )
-        #expect(model.contains("    func reload() async {\n        text = \"\"\n        await refresh()\n    }"))
-        #expect(
-            model.contains("        DispatchQueue.main.async {\n            Task { await self.reload() }\n        }"))
         let tests = try #require(result.files.first { $0.path == "ViewModelTests.swift" }).text
         #expect(tests.contains("    func testReload() async throws {\n        let model"))
         #expect(tests.contains("        await model.reload()\n        XCTAssertEqual(model.text, \"v\")"))
@@ -111,6 +118,30 @@ struct CallSitePropagationTests {
                 "        model.reload()\n", "        wait(for: [], timeout: 1)\n        model.reload()\n",
                 "which waits for an expectation"
             ),
+            (
+                "    func start() {", "    func reload(force: Bool = true) {}\n\n    func start() {",
+                "may reach another function"
+            ),
+            (
+                "            self.reload()\n",
+                "            [1, 2].forEach { _ in\n                self.reload()\n            }\n",
+                "is in a closure passed to `[1, 2].forEach`"
+            ),
+            (
+                "final class ViewModel {", "final class ViewModel: NSObject {",
+                "conforms to `NSObject` of another module"
+            ),
+            (
+                "let model = ViewModel(api: FakeAPI(outcome: .value, trace: Trace()))",
+                "let model = [ViewModel(api: FakeAPI(outcome: .value, trace: Trace()))][0]",
+                "is on a value whose type is not known"
+            ),
+            (
+                "    func testReload() {",
+                "    override func setUp() {\n        let model = ViewModel(api: FakeAPI(outcome: .value, trace: Trace()))\n"
+                    + "        model.reload()\n    }\n\n    func testReload() {",
+                "is in `setUp`"
+            ),
         ])
     func staysSynchronous(find: String, replace: String, reason: String) throws {
         let model = Self.model.replacingOccurrences(of: find, with: replace)
@@ -144,14 +175,12 @@ struct CallSitePropagationTests {
     @Test("The gate withdraws the chain as one unit: its edits in every file are placed under one name")
     func oneUnit() throws {
         let result = try Self.migrate([("ViewModel.swift", Self.model), ("ViewModelTests.swift", Self.tests)])
-        let units = Set(result.files.flatMap(\.placements).map(\.unit))
-        #expect(units.contains(.function("ViewModel.refresh()" + SyncPropagation.unitSuffix)))
-        for file in result.files where file.path == "ViewModelTests.swift" {
-            #expect(
-                file.placements.map(\.unit).allSatisfy {
-                    $0 == .function("ViewModel.refresh()" + SyncPropagation.unitSuffix)
-                })
-        }
+        let unit = EditUnit.function("ViewModel.refresh()" + SyncPropagation.unitSuffix)
+        let model = try #require(result.files.first { $0.path == "ViewModel.swift" })
+        #expect(model.placements.map(\.unit).contains(unit))
+        let tests = try #require(result.files.first { $0.path == "ViewModelTests.swift" })
+        #expect(!tests.placements.isEmpty)
+        #expect(tests.placements.allSatisfy { $0.unit == unit })
     }
 
     @Test("A test double that keeps the handler for the test to call later: a test would wait for ever, so no chain")
@@ -230,8 +259,42 @@ struct CallSitePropagationTests {
             ("// swift-tools-version: 5.10\nlet package = Package(name: \"P\", swiftLanguageVersions: [.v6])", 6),
             ("// swift-tools-version:6.0\nlet package = Package(name: \"P\")", 6),
             ("// swift-tools-version:6.1\n.target(name: \"P\", swiftSettings: [.swiftLanguageMode(.v5)])", 5),
+            ("// swift-tools-version:6.0\nlet package = Package(name: \"P\", swiftLanguageModes: [.v5, .v6])", 6),
+            ("// swift-tools-version:6.0\n// .target(name: \"P\", swiftSettings: [.swiftLanguageMode(.v5)])", 6),
+            ("// swift-tools-version:6.0\n.target(name: \"P\", swiftSettings: [.swiftLanguageVersion(.v5)])", 5),
         ])
     func languageMode(manifest: String, mode: Int) {
         #expect(PackageManifest.languageMode(manifest: manifest) == mode)
+    }
+
+    @Test("A call from the package's code outside the run keeps the function synchronous")
+    func calledFromOutside() throws {
+        let result = CallMigrator().migrate(
+            [SourceInput(path: "ViewModel.swift", text: Self.model)], context: try CallSiteFixtures.api(),
+            outside: [SourceInput(path: "Tests/ViewModelTests.swift", text: Self.tests)])
+        #expect(result.propagated.isEmpty)
+        let entry = try #require(result.entries.first)
+        guard case .leftAlone(.notAsync, let detail) = entry.outcome else {
+            Issue.record("\(entry.outcome)")
+            return
+        }
+        #expect(detail.contains("it may be called at Tests/ViewModelTests.swift:6, outside the modules given"))
+    }
+
+    @Test("A result used whole, where the handler's code would clash with the code beside the call: left alone")
+    func wholeResultClash() throws {
+        let program = """
+            func run(api: FakeAPI, trace: Trace) async {
+                let stored = 1
+                api.load(id: 5) { result in
+                    let stored = result
+                    trace.log("\\(stored)")
+                }
+            }
+            """
+        let result = try CallSiteFixtures.rewrite(program).result
+        #expect(result.entries.first?.outcome.reason == .handlerPattern)
+        let clean = try CallSiteFixtures.rewrite(program.replacingOccurrences(of: "    let stored = 1\n", with: ""))
+        #expect(clean.text.contains("let result: Result<String, any Error>\n    do {"))
     }
 }

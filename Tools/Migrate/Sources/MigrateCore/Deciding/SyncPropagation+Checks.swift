@@ -1,85 +1,5 @@
 import SwiftSyntax
 
-/// What the module says about its functions, read once for ``SyncPropagation``: which
-/// names a protocol declares, which are overridden, which are used as values (a selector,
-/// a function passed on), and how many functions share a name and labels.
-struct ModuleFunctions {
-    private(set) var required: Set<String> = []
-    private(set) var overridden: Set<String> = []
-    private(set) var referenced: Set<String> = []
-    private(set) var declared: [String: Int] = [:]
-    /// The functions that keep their last closure parameter to call later (a test's spy
-    /// stores the handler, and the test calls it after the call returns), by name.
-    private(set) var keepers: Set<String> = []
-
-    init(_ trees: [SourceFileSyntax]) {
-        let finder = Finder(viewMode: .sourceAccurate)
-        for tree in trees { finder.walk(tree) }
-        required = finder.required
-        overridden = finder.overridden
-        referenced = finder.referenced
-        declared = finder.declared
-        keepers = finder.keepers
-    }
-
-    /// `name(label:…)`, the key of a function's name and labels.
-    static func key(_ function: FunctionDeclSyntax) -> String {
-        function.name.text + "("
-            + function.signature.parameterClause.parameters.map { $0.firstName.text + ":" }.joined() + ")"
-    }
-
-    private final class Finder: SyntaxVisitor {
-        var required: Set<String> = []
-        var overridden: Set<String> = []
-        var referenced: Set<String> = []
-        var declared: [String: Int] = [:]
-        var keepers: Set<String> = []
-
-        override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
-            declared[ModuleFunctions.key(node), default: 0] += 1
-            if let last = node.signature.parameterClause.parameters.last, last.type.trimmedDescription.contains("->"),
-                let body = node.body
-            {
-                let name = (last.secondName ?? last.firstName).text
-                let kept = body.tokens(viewMode: .sourceAccurate).contains { token in
-                    guard token.tokenKind == .identifier(name), let next = token.nextToken(viewMode: .sourceAccurate)
-                    else { return false }
-                    let called =
-                        next.tokenKind == .leftParen
-                        || (next.tokenKind == .postfixQuestionMark
-                            && next.nextToken(viewMode: .sourceAccurate)?.tokenKind == .leftParen)
-                    return !called
-                }
-                if kept { keepers.insert(node.name.text) }
-            }
-            if node.modifiers.contains(where: { $0.name.tokenKind == .keyword(.override) }) {
-                overridden.insert(node.name.text)
-            }
-            return .visitChildren
-        }
-
-        override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
-            for member in node.memberBlock.members {
-                if let function = member.decl.as(FunctionDeclSyntax.self) { required.insert(function.name.text) }
-            }
-            return .visitChildren
-        }
-
-        /// A name that is not the callee of a call: a value (`action: refresh`, `#selector(refresh)`).
-        override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
-            var callee = Syntax(node)
-            if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id {
-                callee = Syntax(member)
-            }
-            if let call = callee.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == callee.id {
-                return .visitChildren
-            }
-            referenced.insert(node.baseName.text)
-            return .visitChildren
-        }
-    }
-}
-
 extension SyncPropagation {
     /// Why `function` cannot become async with its callers; nil when it can.
     func ineligible(_ function: FunctionDeclSyntax) -> String? {
@@ -90,13 +10,26 @@ extension SyncPropagation {
         if function.signature.effectSpecifiers?.throwsClause?.throwsSpecifier.tokenKind == .keyword(.rethrows) {
             return "rethrows"
         }
-        for modifier in function.modifiers {
+        // Its own access, or its extension's (`public extension T { func f() }` is public).
+        let enclosing = function.parent?.parent?.parent?.parent?.as(ExtensionDeclSyntax.self)?.modifiers ?? []
+        for modifier in Array(function.modifiers) + Array(enclosing) {
             switch modifier.name.tokenKind {
             case .keyword(.override): return "is an override: its signature is its superclass's"
-            case .keyword(.public), .keyword(.open):
+            case .keyword(.public), .keyword(.open), .keyword(.package):
                 return "is \(modifier.name.text): callers outside the module would have to await it"
             case .keyword(.dynamic): return "is `dynamic`"
             default: continue
+            }
+        }
+        if let owner = ModuleFunctions.owner(of: function) {
+            if module.objc.contains(owner) { return "is a member of `@objc` code: the runtime may call it" }
+            // A requirement of another module's protocol (a delegate method) that stopped
+            // matching would no longer be called, and the compiler might only warn.
+            if let outside = (module.inherited[owner] ?? []).sorted().first(where: {
+                !module.types.contains($0) && !Self.conformancesWithoutMethods.contains($0)
+            }) {
+                return "is a member of `\(owner)`, which inherits from or conforms to `\(outside)` of another "
+                    + "module: it may be what that type calls"
             }
         }
         let attributes = function.attributes.compactMap {
@@ -119,6 +52,14 @@ extension SyncPropagation {
         }
         return nil
     }
+
+    /// Protocols of the standard library and Foundation that ask for no method a function
+    /// made async could have matched.
+    static let conformancesWithoutMethods: Set<String> = [
+        "Sendable", "Equatable", "Hashable", "Codable", "Encodable", "Decodable", "CustomStringConvertible",
+        "CustomDebugStringConvertible", "Identifiable", "Error", "LocalizedError", "Comparable", "ObservableObject",
+        "AnyObject", "CaseIterable", "RawRepresentable", "String", "Int",
+    ]
 
     /// The statement a call is: `f(…)` or `try f(…)`.
     static func statement(of call: FunctionCallExprSyntax) -> CodeBlockItemSyntax? {
@@ -172,7 +113,18 @@ extension SyncPropagation {
         {
             return true
         }
-        return closure.statements.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.await) }
+        return closure.statements.contains { item in
+            item.tokens(viewMode: .sourceAccurate).contains { token in
+                guard token.tokenKind == .keyword(.await) else { return false }
+                // An `await` of a closure nested in this one is that closure's.
+                var node = token.parent
+                while let current = node, current.id != closure.id {
+                    if current.is(ClosureExprSyntax.self) { return false }
+                    node = current.parent
+                }
+                return true
+            }
+        }
     }
 
     /// A test method: `@Test`, or `test…()` in a class of a file that imports XCTest.
@@ -184,7 +136,13 @@ extension SyncPropagation {
             return true
         }
         guard function.name.text.hasPrefix("test"), function.signature.parameterClause.parameters.isEmpty,
-            !function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.override) })
+            !function.modifiers.contains(where: {
+                [.keyword(.override), .keyword(.private), .keyword(.fileprivate), .keyword(.static)].contains(
+                    $0.name.tokenKind)
+            }),
+            // A method of a class with a superclass (`XCTestCase`, or a base test class).
+            let type = function.parent?.parent?.parent?.parent?.as(ClassDeclSyntax.self),
+            type.inheritanceClause != nil
         else { return false }
         let root = function.root.as(SourceFileSyntax.self)
         return root?.statements.contains {
@@ -218,6 +176,66 @@ extension SyncPropagation {
             node = parent
         }
         return nil
+    }
+
+    /// Why synchronous code cannot start a task for the chain; nil when it can: a function
+    /// (not XCTest's `setUp` or `tearDown`, which ran before and after the test), a closure
+    /// stored to be called later, or work handed to a dispatch queue.
+    static func rootProblem(_ caller: Syntax) -> String? {
+        if let function = caller.as(FunctionDeclSyntax.self),
+            ["setUp", "setUpWithError", "tearDown", "tearDownWithError"].contains(function.name.text)
+        {
+            return "is in `\(function.name.text)`: the test would run before the work a task started there"
+        }
+        guard let closure = caller.as(ClosureExprSyntax.self) else { return nil }
+        if dispatchCall(around: closure) != nil { return nil }
+        var parent = closure.parent
+        if parent?.is(InitializerClauseSyntax.self) ?? false { return nil }  // `let start = { … }`
+        if let list = parent?.as(ExprListSyntax.self), list.count == 3,
+            list.dropFirst().first?.is(AssignmentExprSyntax.self) ?? false
+        {
+            return nil  // `onTap = { … }`
+        }
+        if parent?.is(LabeledExprSyntax.self) ?? false { parent = parent?.parent?.parent }
+        let callee = parent?.as(FunctionCallExprSyntax.self)?.calledExpression.trimmedDescription ?? "a call"
+        return "is in a closure passed to `\(callee)`, which may call it many times, or before it returns"
+    }
+
+    /// `queue.async { }` or `queue.asyncAfter(…) { }`, where the closure is the work.
+    static func dispatchCall(around closure: ClosureExprSyntax) -> FunctionCallExprSyntax? {
+        var parent = closure.parent
+        if parent?.is(LabeledExprSyntax.self) ?? false { parent = parent?.parent?.parent }
+        guard let call = parent?.as(FunctionCallExprSyntax.self),
+            let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+            ["async", "asyncAfter"].contains(member.declName.baseName.text)
+        else { return nil }
+        return call
+    }
+
+    /// Work handed to the main queue: its task runs on the main actor, as the work did.
+    static func isMainQueueWork(_ caller: Syntax) -> Bool {
+        guard let closure = caller.as(ClosureExprSyntax.self), let call = dispatchCall(around: closure),
+            let member = call.calledExpression.as(MemberAccessExprSyntax.self)
+        else { return false }
+        return member.base?.trimmedDescription == "DispatchQueue.main"
+    }
+
+    /// Whether `function` runs isolated to an actor: an actor's method, a global actor's
+    /// attribute on it or its type, or the module's default isolation.
+    static func isIsolated(_ function: FunctionDeclSyntax, index: SourceIndex) -> Bool {
+        if function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.nonisolated) }) { return false }
+        if index.globalActorAttribute(function.attributes) != nil { return true }
+        var current = function.parent
+        while let syntax = current {
+            if syntax.is(ActorDeclSyntax.self) { return true }
+            if let group = syntax.asProtocol(DeclGroupSyntax.self), index.globalActorAttribute(group.attributes) != nil
+            {
+                return true
+            }
+            current = syntax.parent
+        }
+        guard let first = function.body?.statements.first else { return false }
+        return CallContext(of: first, index: index)?.isMainActor ?? false
     }
 
     /// `Owner.name(label:)`, as the report names functions.

@@ -62,17 +62,26 @@ struct SyncPropagation {
 
     let files: [File]
     let callSites: CallSites
+    /// The calls of the package's code outside the run, which cannot be edited.
+    let outside: CallSites
     let module: ModuleFunctions
+    /// Whether a function runs isolated to an actor (its own, its type's, a global actor's, or
+    /// the module's default): one that does not becomes `nonisolated(nonsending)`, so that its
+    /// code still runs where its caller runs, as the synchronous function's did.
+    let isolated: (FunctionDeclSyntax) -> Bool
 
     /// The chains started by `seeds` (a function, and its file, whose last call would be
     /// awaited if it were async), each with every function it makes async; a seed withdrawn
     /// by the compile gate (`withdrawn`) stays synchronous with the compiler's message.
     init(
         seeds: [(file: String, function: FunctionDeclSyntax, apis: Set<String>)], files: [File], callSites: CallSites,
-        withdrawn: Withdrawals
+        outside: CallSites = CallSites(files: []), withdrawn: Withdrawals,
+        isolated: @escaping (FunctionDeclSyntax) -> Bool
     ) {
         self.files = files
         self.callSites = callSites
+        self.outside = outside
+        self.isolated = isolated
         self.module = ModuleFunctions(files.map(\.tree))
         var taken = Set<SyntaxIdentifier>()
         for (file, function, apis) in seeds where !taken.contains(function.id) {
@@ -127,17 +136,48 @@ struct SyncPropagation {
             if let reason = ineligible(function) {
                 return .failure(WaitingHelper.Leave("`\(named)` \(reason)"))
             }
-            guard let signature = writer(path)?.asyncEdit(function, throwing: false) else {
+            guard let signature = writer(path)?.signatureEdit(function, nonsending: !isolated(function)) else {
                 return .failure(WaitingHelper.Leave("`\(named)`'s signature cannot be rewritten"))
             }
             chain.edits[path, default: []].append(signature)
             var made = Made(function: function, file: path, name: named)
-            let calls = callSites.calls(named: function.name.text).filter {
+            let owner = ModuleFunctions.owner(of: function)
+            if let call = outside.calls(named: function.name.text).first(where: {
                 WaitingHelper.matches($0.labels, function)
+            }) {
+                return .failure(
+                    WaitingHelper.Leave(
+                        "`\(named)` stays synchronous: it may be called at \(call.file):\(call.line), outside the "
+                            + "modules given (give them together to migrate them together)"))
+            }
+            var calls: [CallSites.Call] = []
+            for call in callSites.calls(named: function.name.text) where WaitingHelper.matches(call.labels, function) {
+                let at = "its call at \(call.file):\(call.line)"
+                // A call on a value of another type calls another function.
+                switch ReceiverType.of(call.node) {
+                case .implicitSelf(let type) where type == owner || owner == nil: break
+                case .type(let type) where type == owner: break
+                case .type, .implicitSelf: continue
+                case .unknown:
+                    return .failure(
+                        WaitingHelper.Leave("`\(named)` stays synchronous: \(at) is on a value whose type is not known")
+                    )
+                }
+                let reachable = (module.functions[function.name.text] ?? []).filter {
+                    ModuleFunctions.owner(of: $0) == owner && WaitingHelper.matches(call.labels, $0)
+                }
+                if reachable.count > 1 {
+                    return .failure(
+                        WaitingHelper.Leave(
+                            "`\(named)` stays synchronous: \(at) may reach another function of the same name"))
+                }
+                calls.append(call)
             }
             for call in calls {
                 let at = "its call at \(call.file):\(call.line)"
-                guard let callWriter = self.writer(call.file) else { continue }
+                guard let callWriter = self.writer(call.file) else {
+                    return .failure(WaitingHelper.Leave("`\(named)` stays synchronous: \(at) is in a generated file"))
+                }
                 guard let statement = Self.statement(of: call.node) else {
                     return .failure(WaitingHelper.Leave("`\(named)` stays synchronous: \(at) is part of an expression"))
                 }
@@ -175,13 +215,16 @@ struct SyncPropagation {
                     made.awaited.append(place)
                 } else {
                     // A root: what stays synchronous starts a task, which cannot pass an error on.
+                    if let problem = Self.rootProblem(caller) {
+                        return .failure(WaitingHelper.Leave("`\(named)` stays synchronous: \(at) \(problem)"))
+                    }
                     if Self.tryExpression(of: call.node) != nil {
                         return .failure(
                             WaitingHelper.Leave(
                                 "`\(named)` stays synchronous: \(at) must stay synchronous, and a task started "
                                     + "there would drop the error it throws"))
                     }
-                    guard let edit = callWriter.taskEdit(statement) else {
+                    guard let edit = callWriter.taskEdit(statement, mainActor: Self.isMainQueueWork(caller)) else {
                         return .failure(WaitingHelper.Leave("`\(named)` stays synchronous: \(at) shares its lines"))
                     }
                     chain.edits[call.file, default: []].append(edit)

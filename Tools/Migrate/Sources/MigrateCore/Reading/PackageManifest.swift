@@ -22,16 +22,30 @@ public enum PackageManifest {
     }
 
     static func languageMode(manifest text: String) -> Int {
-        let compact = text.filter { !$0.isWhitespace }
+        // The settings as written, without comments (the tools version's own line is one).
+        let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
+            if line.contains("swift-tools-version") { return line }
+            return line.range(of: "//").map { line[..<$0.lowerBound] } ?? line
+        }.joined(separator: "\n")
+        let compact = uncommented.filter { !$0.isWhitespace }
         let tools =
             compact.firstRange(of: "swift-tools-version:").map { range in
                 Int(compact[range.upperBound...].prefix { $0.isNumber }) ?? 6
             } ?? 6
-        if tools < 6 {
-            return ["swiftLanguageVersions:[.v6", "swiftLanguageModes:[.v6"].contains(where: compact.contains) ? 6 : 5
+        // The package's list of modes: SwiftPM builds with the newest the tools know.
+        let listed = ["swiftLanguageModes:[", "swiftLanguageVersions:["].compactMap { key in
+            compact.firstRange(of: key).map { compact[$0.upperBound...].prefix { $0 != "]" } }
+        }.first
+        if tools < 6 { return listed?.contains(".v6") ?? false ? 6 : 5 }
+        if let listed, !listed.contains(".v6") { return 5 }
+        return [".swiftLanguageMode(.v5)", ".swiftLanguageVersion(.v5)"].contains(where: compact.contains) ? 5 : 6
+    }
+
+    /// The directory of the nearest `Package.swift` above `sources`.
+    public static func packageRoot(above sources: URL) -> URL? {
+        manifest(above: sources).map { found in
+            URL(fileURLWithPath: String(sources.standardizedFileURL.path.dropLast(found.targetPath.count + 1)))
         }
-        let asksFive = [".swiftLanguageMode(.v5)", "swiftLanguageModes:[.v5", "swiftLanguageVersions:[.v5"]
-        return asksFive.contains(where: compact.contains) ? 5 : 6
     }
 
     /// The text of the nearest `Package.swift` above `sources`, and the path of `sources` in it.

@@ -302,11 +302,15 @@ struct ResultHandlerRule: CallRule {
         guard TypeText.isError(failure), !rewrite.hopsToMain, name != "_", !rewrite.body.isEmpty,
             let type = resultType(rewrite, success: success, context: context)
         else { return .proceed(rewrite) }
-        // The `let` goes beside the call: a name declared there already would be declared twice.
-        if let list = rewrite.statement?.parent?.as(CodeBlockItemListSyntax.self),
-            CallRewrite.declared(in: Array(list)).contains(name)
-        {
-            return .proceed(rewrite)
+        // The `let` and the handler's code go beside the call: a name declared there already
+        // would be declared twice, and a read of `name` before the call (a property, through
+        // `self`) would read the new `let` before its declaration.
+        if let statement = rewrite.statement, let list = statement.parent?.as(CodeBlockItemListSyntax.self) {
+            let others = list.filter { $0.id != statement.id }
+            let moved = Set([name] + CallRewrite.declared(in: rewrite.body))
+            if !moved.isDisjoint(with: CallRewrite.declared(in: Array(others))) { return .proceed(rewrite) }
+            let before = list.prefix { $0.id != statement.id }
+            if CallSiteWriter.reads(name, in: Array(before)) { return .proceed(rewrite) }
         }
         var rewrite = rewrite
         rewrite.branches = HandlerBranches(valueName: nil, success: [], errorName: nil, failure: [], tail: rewrite.body)
@@ -328,10 +332,14 @@ struct ResultHandlerRule: CallRule {
         {
             return type.trimmedDescription
         }
+        // A nested type (`Client.Item`) is written by its simple name in the API: not here.
         let names = TypeText.mentionedNames(success)
-        guard names.allSatisfy({ standardNames.contains($0) || context.index.typesBySimpleName[$0] != nil }) else {
-            return nil
-        }
+        guard
+            names.allSatisfy({
+                standardNames.contains($0)
+                    || context.index.typesBySimpleName[$0].map { !$0.name.contains(".") } ?? false
+            })
+        else { return nil }
         return "Result<\(success.trimmedDescription), any Error>"
     }
 }
