@@ -169,7 +169,8 @@ public struct CallMigrator: Sendable {
             propagates
             ? SyncPropagation(
                 seeds: sources.flatMap { input, tree, _ in
-                    propagationSeeds(tree, path: input.path, counterparts: counterparts) { call, matches in
+                    propagationSeeds(tree, path: input.path, counterparts: counterparts, index: index) {
+                        call, matches in
                         // A call the compile gate withdrew seeds nothing.
                         let writer = sources.first { $0.input.path == input.path }!.writer
                         let passLine = writer.converter.location(for: call.node.positionAfterSkippingLeadingTrivia).line
@@ -183,7 +184,7 @@ public struct CallMigrator: Sendable {
                 },
                 files: sources.map { SyncPropagation.File(path: $0.input.path, tree: $0.tree, writer: $0.writer) },
                 callSites: calls, outside: outside, withdrawn: options.withdrawn,
-                isolated: { SyncPropagation.isIsolated($0, index: index) }) : nil
+                index: index) : nil
         let asyncFunctions = propagation?.asyncFunctions ?? []
         var files: [PassFile] = []
         var entries: [CallReportEntry] = []
@@ -332,7 +333,7 @@ final class PassCallFinder: SyntaxVisitor {
 /// The synchronous functions (not test methods) with a call that `wouldConvert` in async code,
 /// each with the names of the functions those calls reach.
 private func propagationSeeds(
-    _ tree: SourceFileSyntax, path: String, counterparts: AsyncCounterparts,
+    _ tree: SourceFileSyntax, path: String, counterparts: AsyncCounterparts, index: SourceIndex,
     wouldConvert: (PassCallFinder.Call, [(AsyncCounterparts.Entry, [Int])]) -> Bool
 ) -> [(function: FunctionDeclSyntax, apis: Set<String>)] {
     guard !tree.hasError else { return [] }
@@ -341,7 +342,7 @@ private func propagationSeeds(
     var seeds: [(function: FunctionDeclSyntax, apis: Set<String>)] = []
     for call in finder.calls {
         guard let context = SyncPropagation.context(of: call.node), let function = context.as(FunctionDeclSyntax.self),
-            !SyncPropagation.isAsync(context), !SyncPropagation.isTest(context)
+            CallContext(of: call.node, index: index)?.isAsync == false, !SyncPropagation.isTest(context)
         else { continue }
         let matches = counterparts.entries(
             name: call.name, argumentLabels: call.labels,

@@ -93,40 +93,6 @@ extension SyncPropagation {
         return nil
     }
 
-    /// Whether code may await: `async`, a task's closure, or a closure that awaits already.
-    static func isAsync(_ context: Syntax) -> Bool {
-        if let function = context.as(FunctionDeclSyntax.self) {
-            return function.signature.effectSpecifiers?.asyncSpecifier != nil
-        }
-        if let initializer = context.as(InitializerDeclSyntax.self) {
-            return initializer.signature.effectSpecifiers?.asyncSpecifier != nil
-        }
-        if let accessor = context.as(AccessorDeclSyntax.self) {
-            return accessor.effectSpecifiers?.asyncSpecifier != nil
-        }
-        guard let closure = context.as(ClosureExprSyntax.self) else { return false }
-        if closure.signature?.effectSpecifiers?.asyncSpecifier != nil { return true }
-        var parent = closure.parent
-        if parent?.is(LabeledExprSyntax.self) ?? false { parent = parent?.parent?.parent }
-        if let call = parent?.as(FunctionCallExprSyntax.self),
-            ["Task", "Task.detached"].contains(call.calledExpression.trimmedDescription)
-        {
-            return true
-        }
-        return closure.statements.contains { item in
-            item.tokens(viewMode: .sourceAccurate).contains { token in
-                guard token.tokenKind == .keyword(.await) else { return false }
-                // An `await` of a closure nested in this one is that closure's.
-                var node = token.parent
-                while let current = node, current.id != closure.id {
-                    if current.is(ClosureExprSyntax.self) { return false }
-                    node = current.parent
-                }
-                return true
-            }
-        }
-    }
-
     /// A test method: `@Test`, or `test…()` in a class of a file that imports XCTest.
     static func isTest(_ context: Syntax) -> Bool {
         guard let function = context.as(FunctionDeclSyntax.self) else { return false }

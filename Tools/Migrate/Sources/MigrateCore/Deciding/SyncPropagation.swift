@@ -65,10 +65,10 @@ struct SyncPropagation {
     /// The calls of the package's code outside the run, which cannot be edited.
     let outside: CallSites
     let module: ModuleFunctions
-    /// Whether a function runs isolated to an actor (its own, its type's, a global actor's, or
-    /// the module's default): one that does not becomes `nonisolated(nonsending)`, so that its
-    /// code still runs where its caller runs, as the synchronous function's did.
-    let isolated: (FunctionDeclSyntax) -> Bool
+    /// The module's declarations: where a call may await (``CallContext``), and whether a
+    /// function runs isolated to an actor (one that does not becomes `nonisolated(nonsending)`,
+    /// so that its code still runs where its caller runs, as the synchronous function's did).
+    let index: SourceIndex
 
     /// The chains started by `seeds` (a function, and its file, whose last call would be
     /// awaited if it were async), each with every function it makes async; a seed withdrawn
@@ -76,12 +76,12 @@ struct SyncPropagation {
     init(
         seeds: [(file: String, function: FunctionDeclSyntax, apis: Set<String>)], files: [File], callSites: CallSites,
         outside: CallSites = CallSites(files: []), withdrawn: Withdrawals,
-        isolated: @escaping (FunctionDeclSyntax) -> Bool
+        index: SourceIndex
     ) {
         self.files = files
         self.callSites = callSites
         self.outside = outside
-        self.isolated = isolated
+        self.index = index
         self.module = ModuleFunctions(files.map(\.tree))
         var taken = Set<SyntaxIdentifier>()
         for (file, function, apis) in seeds where !taken.contains(function.id) {
@@ -136,7 +136,10 @@ struct SyncPropagation {
             if let reason = ineligible(function) {
                 return .failure(WaitingHelper.Leave("`\(named)` \(reason)"))
             }
-            guard let signature = writer(path)?.signatureEdit(function, nonsending: !isolated(function)) else {
+            guard
+                let signature = writer(path)?.signatureEdit(
+                    function, nonsending: !Self.isIsolated(function, index: index))
+            else {
                 return .failure(WaitingHelper.Leave("`\(named)`'s signature cannot be rewritten"))
             }
             chain.edits[path, default: []].append(signature)
@@ -193,7 +196,7 @@ struct SyncPropagation {
                                 + "handler and would now run after it"))
                 }
                 let place = (call.file, call.line)
-                if members.contains(caller.id) || Self.isAsync(caller) {
+                if members.contains(caller.id) || CallContext(of: call.node, index: index)?.isAsync == true {
                     made.awaited.append(place)
                 } else if test, let method = caller.as(FunctionDeclSyntax.self) {
                     if WaitingHelper.waits(method) {
