@@ -62,7 +62,7 @@ public struct CallMigrator: Sendable {
                 if let same = entries.firstIndex(where: {
                     $0.file == entry.file && $0.line == entry.line && $0.function == entry.function && !$0.isConverted
                 }) {
-                    if entry.isConverted || entries[same].outcome.reason == .notAsync { entries[same] = entry }
+                    if entry.isConverted || entries[same].isSynchronous { entries[same] = entry }
                 } else {
                     entries.append(entry)
                 }
@@ -235,10 +235,22 @@ public struct CallMigrator: Sendable {
                 var outcome: CallOutcome
                 // A file that does not parse is never edited: the rewrite could lose what it misread.
                 let withdrawn = options.withdrawn[.call(file: input.path, line: line)]
-                let step =
+                var step =
                     tree.hasError
                     ? .leave(.syntaxErrors, "the file is not edited")
                     : withdrawn.map { .leave(.rejectedByCompiler, $0) } ?? planner.plan(rewrite)
+                // A call in synchronous code is reported with what would leave it alone in async
+                // code, if anything would: that, not the missing `await`, is what keeps it.
+                var synchronous = false
+                if case .leave(.notAsync, _) = step, var awaited = rewrite.context {
+                    synchronous = true
+                    awaited.isAsync = true
+                    var dry = rewrite
+                    dry.context = awaited
+                    if case .leave(let reason, let detail) = planner.plan(dry) {
+                        step = .leave(reason, detail + " (in synchronous code)")
+                    }
+                }
                 switch step {
                 case .leave(let reason, let detail):
                     let stays = rewrite.context.flatMap { propagation?.leaves[$0.body.id] }.map { "; " + $0 } ?? ""
@@ -262,6 +274,8 @@ public struct CallMigrator: Sendable {
                 var reported = CallReportEntry(
                     file: input.path, line: line, function: entry.displayName, outcome: outcome)
                 reported.callsShim = entry.kind == .converted
+                reported.isSynchronous = synchronous
+                reported.hasCounterpart = entry.hasCounterpart
                 entries.append(reported)
             }
             let fanOutEdits = writer.fanOutEdits(fanOuts, besides: edits, entries: &entries)

@@ -160,6 +160,14 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await WeakSelfRule1.Before().run(api: $0, trace: $1) },
         after: { await WeakSelfRule1.After().run(api: $0, trace: $1) }),
     CallSiteProgram(
+        name: "WeakSelfRule: weak self in `self?.` statements: the method's self, kept alive, and said so",
+        before: { await WeakSelfRule2.Before().run(api: $0, trace: $1) },
+        after: { await WeakSelfRule2.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
+        name: "WeakSelfRule: weak self bound to another name by guard let: that name becomes self",
+        before: { await WeakSelfRule3.Before().run(api: $0, trace: $1) },
+        after: { await WeakSelfRule3.After().run(api: $0, trace: $1) }),
+    CallSiteProgram(
         name: "StreamCallRule: values in a loop; the completion's success code after it, its failure code in the catch",
         before: { await StreamCallRule1.Before().run(api: $0, trace: $1) },
         after: { await StreamCallRule1.After().run(api: $0, trace: $1) }),
@@ -1644,6 +1652,114 @@ enum WeakSelfRule1 {
             let model = Model(api: api, trace: trace)
             trace.keepAlive(model)
             await model.refresh()
+        }
+    }
+}
+
+enum WeakSelfRule2 {
+    struct Before {
+        final class Model: Sendable {
+            let trace: Trace
+
+            init(trace: Trace) {
+                self.trace = trace
+            }
+
+            func refresh(api: FakeAPI) async {
+                api.save("a") { [weak self] error in
+                    if let error {
+                        self?.trace.failed(error)
+                        return
+                    }
+                    self?.trace.log("saved")
+                }
+            }
+        }
+
+        func run(api: FakeAPI, trace: Trace) async {
+            let model = Model(trace: trace)
+            trace.keepAlive(model)
+            await model.refresh(api: api)
+        }
+    }
+
+    struct After {
+        final class Model: Sendable {
+            let trace: Trace
+
+            init(trace: Trace) {
+                self.trace = trace
+            }
+
+            func refresh(api: FakeAPI) async {
+                do {
+                    try await api.save("a")
+                    self.trace.log("saved")
+                } catch {
+                    self.trace.failed(error)
+                }
+            }
+        }
+
+        func run(api: FakeAPI, trace: Trace) async {
+            let model = Model(trace: trace)
+            trace.keepAlive(model)
+            await model.refresh(api: api)
+        }
+    }
+}
+
+enum WeakSelfRule3 {
+    struct Before {
+        final class Model: Sendable {
+            let trace: Trace
+
+            init(trace: Trace) {
+                self.trace = trace
+            }
+
+            func refresh(api: FakeAPI) async {
+                api.load(id: 2) { [weak self] result in
+                    guard let strongSelf = self else { return }
+                    switch result {
+                    case .success(let value):
+                        strongSelf.trace.log("got \(value)")
+                    case .failure(let error):
+                        strongSelf.trace.failed(error)
+                    }
+                }
+            }
+        }
+
+        func run(api: FakeAPI, trace: Trace) async {
+            let model = Model(trace: trace)
+            trace.keepAlive(model)
+            await model.refresh(api: api)
+        }
+    }
+
+    struct After {
+        final class Model: Sendable {
+            let trace: Trace
+
+            init(trace: Trace) {
+                self.trace = trace
+            }
+
+            func refresh(api: FakeAPI) async {
+                do {
+                    let value = try await api.load(id: 2)
+                    self.trace.log("got \(value)")
+                } catch {
+                    self.trace.failed(error)
+                }
+            }
+        }
+
+        func run(api: FakeAPI, trace: Trace) async {
+            let model = Model(trace: trace)
+            trace.keepAlive(model)
+            await model.refresh(api: api)
         }
     }
 }

@@ -265,6 +265,43 @@ struct CallSiteRuleTests {
             ])
     }
 
+    @Test("An event handler with no stream form: its calls are listed apart, out of the yield")
+    func eventHandlerWithoutStream() throws {
+        let api = """
+            public final class Listener<Message> {}
+            public final class Emitter {
+                @discardableResult
+                public func when<Message>(_ listener: @escaping (Message) -> Void) -> Listener<Message> { Listener() }
+            }
+            """
+        let program = """
+            func run(emitter: Emitter) async {
+                emitter.when { (value: Int) in
+                    print(value)
+                }
+            }
+
+            func start(emitter: Emitter) {
+                emitter.when { (value: String) in
+                    print(value)
+                }
+            }
+            """
+        let result = CallMigrator().migrate(
+            [SourceInput(path: "Program.swift", text: program)],
+            context: [SourceInput(path: "Emitter.swift", text: api)])
+        #expect(result.files.isEmpty)
+        #expect(result.entries.map(\.hasCounterpart) == [false, false], "\(result.entries)")
+        #expect(result.entries.map(\.outcome.reason) == [.multiShot, .multiShot], "\(result.entries)")
+        #expect(result.candidateCount == 0)
+        let summary = result.summary(module: "App")
+        #expect(summary.hasPrefix("App: 0 call sites with an async counterpart: 0 converted (0%), 0 left alone\n"))
+        #expect(
+            summary.contains(
+                "  and 2 calls of event handlers with no stream form (nothing async to call instead; not counted):\n"
+                    + "      Program.swift:2, Program.swift:8\n"), "\(summary)")
+    }
+
     @Test("The report: found, converted, left alone by reason with file:line, and the notes")
     func report() throws {
         let program = CallRuleCatalog.examples.map(\.example.before).joined(separator: "\n\n")

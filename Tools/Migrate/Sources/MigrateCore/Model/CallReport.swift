@@ -55,6 +55,12 @@ public struct CallReportEntry: Sendable, Equatable {
     public var outcome: CallOutcome
     /// The function called is one this run converted: the call reaches its shim.
     public var callsShim = false
+    /// The call is in synchronous code that stayed synchronous; its reason is what would leave
+    /// it alone in async code, or ``LeaveReason/notAsync`` when nothing would.
+    public var isSynchronous = false
+    /// False for a call of an event handler that has no stream form: nothing async to call
+    /// instead, so the call is listed apart and left out of the yield.
+    public var hasCounterpart = true
 
     /// Whether the call was rewritten.
     public var isConverted: Bool {
@@ -64,7 +70,7 @@ public struct CallReportEntry: Sendable, Equatable {
     /// A call of a shim left alone in async code: the shim is marked `@available(*, renamed:)`,
     /// so the compiler warns "consider using asynchronous alternative function" there.
     public var warnsAsShimCall: Bool {
-        guard callsShim, case .leftAlone(let reason, _) = outcome else { return false }
+        guard callsShim, !isSynchronous, case .leftAlone(let reason, _) = outcome else { return false }
         return ![.notAsync, .receiverUnknown, .otherReceiver, .ambiguous].contains(reason)
     }
 
@@ -116,6 +122,11 @@ public struct CallMigrationResult: Sendable {
         entries.filter(\.isConverted).count
     }
 
+    /// The calls that have an async counterpart: the yield's denominator.
+    public var candidateCount: Int {
+        entries.filter(\.hasCounterpart).count
+    }
+
     /// Every call, a blank line, then the summary.
     public func report(module: String? = nil) -> String {
         (functions.map(\.description) + propagated.map(\.description) + entries.map(\.description)).map { $0 + "\n" }
@@ -140,7 +151,7 @@ public struct CallMigrationResult: Sendable {
     /// Call sites found, converted, left alone by reason (each with its file:line), and
     /// every behaviour note.
     public func summary(module: String? = nil) -> String {
-        let total = entries.count
+        let total = candidateCount
         var lines = [
             (module.map { $0 + ": " } ?? "")
                 + "\(total) call site\(total == 1 ? "" : "s") with an async counterpart: "
@@ -149,7 +160,7 @@ public struct CallMigrationResult: Sendable {
         ]
         var left: [LeaveReason: [String]] = [:]
         var notes: [String] = []
-        for entry in entries {
+        for entry in entries where entry.hasCounterpart {
             switch entry.outcome {
             case .leftAlone(let reason, _): left[reason, default: []].append("\(entry.file):\(entry.line)")
             case .converted(let entryNotes): notes += entryNotes.map { "\(entry.file):\(entry.line)  \($0)" }
@@ -159,6 +170,13 @@ public struct CallMigrationResult: Sendable {
         for (reason, places) in left.sorted(by: { ($1.value.count, $0.key) < ($0.value.count, $1.key) }) {
             lines.append("  \(places.count)  \(reason.rawValue):")
             lines += Self.rows(places, indent: "      ")
+        }
+        let uncounted = entries.filter { !$0.hasCounterpart }.map { "\($0.file):\($0.line)" }
+        if !uncounted.isEmpty {
+            lines.append(
+                "  and \(uncounted.count) call\(uncounted.count == 1 ? " of an event handler" : "s of event handlers") with no stream form "
+                    + "(nothing async to call instead; not counted):")
+            lines += Self.rows(uncounted, indent: "      ")
         }
         let warned = entries.filter(\.warnsAsShimCall).map { "\($0.file):\($0.line)" }
         if !warned.isEmpty {

@@ -47,6 +47,9 @@ struct AsyncCounterparts {
         var deliversOnMain = false
         /// A generated stream form's handlers (nil for any other counterpart).
         var stream: StreamHandlers? = nil
+        /// False for an event handler the generator wrote no stream for: the call has no async
+        /// counterpart, and is not counted among the calls that could await one.
+        var hasCounterpart = true
 
         var labels: [String?] { parameters.map(\.label) }
         var displayName: String { (owner.map { $0 + "." } ?? "") + selector(name, labels) }
@@ -91,6 +94,7 @@ struct AsyncCounterparts {
         var cancels = false
         var asyncName = site.name
         var siblingIsCaller = false
+        var hasCounterpart = true
         switch plan {
         case .generated(let member):
             switch member.form?.kind {
@@ -117,6 +121,7 @@ struct AsyncCounterparts {
             }
         case .skipped(.eventHandler, _):
             kind = .stream
+            hasCounterpart = false
         case .skipped:
             return nil
         }
@@ -131,6 +136,7 @@ struct AsyncCounterparts {
             owner: site.context.ownerName, name: site.name, parameters: parameters, handler: last, shape: shape,
             kept: planner.keptParameters(site, removing: [last]), asyncName: asyncName, kind: kind,
             siblingIsCaller: siblingIsCaller, returnsValue: site.returnType != nil, cancels: cancels)
+        entry.hasCounterpart = hasCounterpart
         if kind == .stream, case .generated = plan { entry.stream = planner.streamHandlers(site) }
         return entry
     }

@@ -13,6 +13,8 @@ struct CallSiteWriter {
     let source: [UInt8]
     let converter: SourceLocationConverter
     let lines: [String]
+    /// Text written in place of these bytes wherever they are written (``CallRewrite/replacements``).
+    var replacements: [(Range<Int>, String)] = []
 
     init(source: String, tree: SourceFileSyntax, path: String) {
         self.source = Array(source.utf8)
@@ -23,6 +25,11 @@ struct CallSiteWriter {
     /// The call's edit, and for a test waiting on an expectation (``ExpectationTest``) the
     /// method made `async throws` and the expectation's and the wait's lines removed.
     func edits(_ rewrite: CallRewrite) -> [LineEdit]? {
+        if !rewrite.replacements.isEmpty, replacements.isEmpty {
+            var writer = self
+            writer.replacements = rewrite.replacements
+            return writer.edits(rewrite)
+        }
         if let test = rewrite.confirmation {  // the call's code replaces the whole `confirmation { }`
             var whole = rewrite
             whole.statement = test.statement
@@ -258,38 +265,6 @@ struct CallSiteWriter {
         return [indent + "} catch\(binding) {"] + failure + [indent + "}" + suffix]
     }
 
-    /// The comments of the code that goes away (the call's line, `switch`, `case`, `if let
-    /// error`...), to keep above the new code: those before the statement and those of the
-    /// moved code stay where they are.
-    func comments(in statement: some SyntaxProtocol, outside moved: [Range<Int>]) -> [String] {
-        var result: [String] = []
-        let tokens = Array(statement.tokens(viewMode: .sourceAccurate))
-        for (offset, token) in tokens.enumerated() {
-            guard !moved.contains(where: { $0.contains(token.positionAfterSkippingLeadingTrivia.utf8Offset) }) else {
-                continue
-            }
-            let trivia =
-                (offset == 0 ? [] : Array(token.leadingTrivia))
-                + (offset == tokens.count - 1 ? [] : Array(token.trailingTrivia))
-            for piece in trivia {
-                switch piece {
-                case .lineComment(let text), .blockComment(let text), .docLineComment(let text),
-                    .docBlockComment(let text):
-                    result.append(text)
-                default:
-                    break
-                }
-            }
-        }
-        return result
-    }
-
-    /// One level of indentation inside code indented by `indent`: a tab where the file
-    /// indents with tabs, else four spaces.
-    static func unit(_ indent: String) -> String {
-        indent.contains("\t") ? "\t" : "    "
-    }
-
     /// `api.load(id: 1)`: the callee as written (renamed when the counterpart has another
     /// name), with the arguments the counterpart keeps.
     func callText(_ rewrite: CallRewrite, entry: AsyncCounterparts.Entry) -> String {
@@ -318,8 +293,11 @@ struct CallSiteWriter {
         replacing: [(Range<Int>, String)] = []
     ) -> [String] {
         guard let first = items.first, let last = items.last else { return [] }
-        var bytes = Array(source[first.position.utf8Offset..<last.endPosition.utf8Offset])
-        for (range, new) in replacing.sorted(by: { $0.0.lowerBound > $1.0.lowerBound }) {
+        let span = first.position.utf8Offset..<last.endPosition.utf8Offset
+        var bytes = Array(source[span])
+        let replaced =
+            replacing + replacements.filter { span.contains($0.0.lowerBound) && $0.0.upperBound <= span.upperBound }
+        for (range, new) in replaced.sorted(by: { $0.0.lowerBound > $1.0.lowerBound }) {
             let offset = first.position.utf8Offset
             bytes.replaceSubrange((range.lowerBound - offset)..<(range.upperBound - offset), with: Array(new.utf8))
         }

@@ -5,7 +5,9 @@ struct AsyncContextRule: CallRule {
         + "`Task.detached { }` body, an async closure. A synchronous function whose last call would be rewritten "
         + "there becomes async, with its callers up to a root (``SyncPropagation``): an async caller or a test "
         + "method awaits it, a synchronous caller of the module becomes async too, other synchronous code starts a "
-        + "`Task`; each call must be the last thing its code runs, and the chain is made async whole or not at all."
+        + "`Task`; each call must be the last thing its code runs, and the chain is made async whole or not at all. "
+        + "A call left in synchronous code is reported with the reason that would leave it alone in async code, "
+        + "when one would."
 
     func decide(_ rewrite: CallRewrite, in context: RuleContext) -> CallStep {
         guard let callContext = rewrite.context, callContext.isAsync else {
@@ -104,6 +106,21 @@ struct AsyncContextRule: CallRule {
                 }
                 """,
             after: .leftAlone(.notAsync, "is followed by `trace.log(\"requested\")`")),
+        CallExample(
+            "synchronous code: the reason is what would leave the call alone in async code",
+            before: """
+                func run(api: FakeAPI, trace: Trace, queue: DispatchQueue) {
+                    api.download(id: 12, callbackQueue: queue) { result in
+                        switch result {
+                        case .success(let text):
+                            trace.log("got \\(text)")
+                        case .failure(let error):
+                            trace.failed(error)
+                        }
+                    }
+                }
+                """,
+            after: .leftAlone(.callbackQueue, "the async form has no callback queue (in synchronous code)")),
         CallExample(
             "a call in a Task.detached body is rewritten (the task's closure is async)",
             before: """

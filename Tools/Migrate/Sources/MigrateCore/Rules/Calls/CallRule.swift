@@ -49,6 +49,9 @@ struct CallRewrite {
     /// Settled last (``TestFailureRule``): in a throwing test, the failure code only records a
     /// failure, so the awaited call's error is left to end the test: no `do`/`catch`.
     var propagates = false
+    /// Settled by ``WeakSelfRule``: text written in place of these bytes of the file (the `?`
+    /// of `self?.`, a name bound to `self`) wherever the handler's code is written.
+    var replacements: [(Range<Int>, String)] = []
     /// Settled by ``ResultHandlerRule``: a handler that uses its `Result` whole (stores it,
     /// passes it on) gets it back, `name` of type `type`, from a `do`/`catch` around the await.
     var wholeResult: (name: String, type: String)?
