@@ -268,6 +268,10 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { await PyramidFunctionRule8.Before().run(api: $0, trace: $1) },
         after: { await PyramidFunctionRule8.After().run(api: $0, trace: $1) }, waitsForShim: true),
     CallSiteProgram(
+        name: "PyramidFunctionRule: `[weak self]` in `self?.` statements: `self.`, the object kept alive, said so",
+        before: { PyramidFunctionRule9.Before().run(api: $0, trace: $1) },
+        after: { PyramidFunctionRule9.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
         name: "CompletionPathRule: failure code that does more than pass the error on: a do/catch around the await",
         before: { CompletionPathRule1.Before().run(api: $0, trace: $1) },
         after: { CompletionPathRule1.After().run(api: $0, trace: $1) }, waitsForShim: true),
@@ -2732,6 +2736,71 @@ enum PyramidFunctionRule8 {
                 } catch {
                     completion(.failure(error))
                 }
+            }
+        }
+    }
+}
+
+enum PyramidFunctionRule9 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            let store = Store(api: api, trace: trace)
+            trace.keepAlive(store)
+            store.refresh { error in
+                trace.delivered("refreshed \(error == nil)")
+            }
+        }
+
+        final class Store: Sendable {
+            let api: FakeAPI
+            let trace: Trace
+
+            init(api: FakeAPI, trace: Trace) {
+                self.api = api
+                self.trace = trace
+            }
+
+            func refresh(completion: @escaping @Sendable ((any Error)?) -> Void) {
+                api.load(id: 4) { [weak self] result in
+                    switch result {
+                    case .success(let text):
+                        self?.trace.log("loaded \(text)")
+                        completion(nil)
+                    case .failure(let error):
+                        completion(error)
+                    }
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) {
+            let store = Store(api: api, trace: trace)
+            trace.keepAlive(store)
+            store.refresh { error in
+                trace.delivered("refreshed \(error == nil)")
+            }
+        }
+
+        final class Store: Sendable {
+            let api: FakeAPI
+            let trace: Trace
+
+            init(api: FakeAPI, trace: Trace) {
+                self.api = api
+                self.trace = trace
+            }
+
+            func refresh() async throws {
+                let text = try await api.load(id: 4)
+                self.trace.log("loaded \(text)")
+            }
+
+            /// Completion-handler form of `refresh()`, for callers not migrated yet.
+            @available(*, renamed: "refresh()")
+            func refresh(completion: @escaping @Sendable ((any Error)?) -> Void) {
+                Future<Void> { try await self.refresh() }.deliver(on: .inline, to: completion)
             }
         }
     }

@@ -37,6 +37,7 @@ extension CompletionPathRule.Walk {
         guard let branches = settled.branches, let entry = settled.entry else { return [] }
         function.awaited.append(entry)
         function.notes += settled.notes
+        writer.replacements += settled.replacements
         let errorName = branches.errorName ?? "error"
         let text = writer.callText(settled, entry: entry)
         let awaited: String
@@ -141,6 +142,7 @@ extension CompletionPathRule.Walk {
         try checkRest(call, item: first, rest: Array(handler.statements.dropFirst()), tail: true)
         function.awaited.append(entry)
         function.notes += settled.notes
+        writer.replacements += settled.replacements
         if case .optionalValueAndError = function.shape {
             function.notes.append(CompletionPathRule.neitherPassed(entry.displayName))
         }

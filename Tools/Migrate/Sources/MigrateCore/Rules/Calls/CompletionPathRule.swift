@@ -17,7 +17,8 @@ struct CompletionPathRule: DocumentedFunctionRule {
     /// What the walk needs: the file's text, the counterparts, and the call rules.
     /// The path's last call, awaited, is in `CompletionPathRule+AwaitedCall.swift`.
     struct Walk {
-        let writer: CallSiteWriter
+        /// Writes the handlers' code, with what the awaited calls' rules replace in it (`self?.`).
+        var writer: CallSiteWriter
         let counterparts: AsyncCounterparts
         let planner: CallSitePlanner
         let index: SourceIndex

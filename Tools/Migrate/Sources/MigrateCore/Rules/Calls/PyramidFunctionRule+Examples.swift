@@ -2,7 +2,7 @@
 /// programs): pyramids converted, and signatures left alone; the handlers that are not
 /// `@Sendable` are in `PyramidFunctionRule+IsolationExamples.swift`.
 extension PyramidFunctionRule {
-    static let examples: [CallExample] = signatureExamples + isolationExamples
+    static let examples: [CallExample] = signatureExamples + isolationExamples + captureExamples
 
     private static let signatureExamples: [CallExample] = [
         CallExample(
