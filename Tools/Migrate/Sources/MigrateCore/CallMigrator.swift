@@ -253,7 +253,9 @@ public struct CallMigrator: Sendable {
                 }
                 switch step {
                 case .leave(let reason, let detail):
-                    let stays = rewrite.context.flatMap { propagation?.leaves[$0.body.id] }.map { "; " + $0 } ?? ""
+                    let stays =
+                        (rewrite.context.flatMap { propagation?.leaves[$0.body.id] }
+                        ?? rewrite.context?.closureRole).map { "; " + $0 } ?? ""
                     outcome = .leftAlone(reason, detail + (reason == .notAsync ? stays : ""))
                 case .proceed(let settled) where settled.fanOut != nil:
                     // Written once every call of the fan-out is settled.

@@ -284,6 +284,10 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { CompletionPathRule3.Before().run(api: $0, trace: $1) },
         after: { CompletionPathRule3.After().run(api: $0, trace: $1) }, waitsForShim: true),
     CallSiteProgram(
+        name: "CompletionPathRule: a `catch` that calls the completion and returns: it throws; the `do` stays",
+        before: { CompletionPathRule4.Before().run(api: $0, trace: $1) },
+        after: { CompletionPathRule4.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
         name: "CompletionCallRule: `(T?, Error?)`: the value the code unwrapped is returned, the error thrown",
         before: { CompletionCallRule1.Before().run(api: $0, trace: $1) },
         after: { CompletionCallRule1.After().run(api: $0, trace: $1) }, waitsForShim: true),
@@ -2938,6 +2942,53 @@ enum CompletionPathRule3 {
             func save(_ text: String, completion: @escaping @Sendable ((any Error)?) -> Void) {
                 Future<Void> { try await self.save(text) }.deliver(on: .inline, to: completion)
             }
+        }
+    }
+}
+
+enum CompletionPathRule4 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            saveEncoded(api: api, values: [1, 2]) { error in
+                trace.delivered("saved \(error == nil)")
+            }
+        }
+
+        func saveEncoded(api: FakeAPI, values: [Int], completion: @escaping @Sendable ((any Error)?) -> Void) {
+            let text: String
+            do {
+                text = String(decoding: try JSONEncoder().encode(values), as: UTF8.self)
+            } catch {
+                completion(error)
+                return
+            }
+            api.save(text) { error in
+                completion(error)
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) {
+            saveEncoded(api: api, values: [1, 2]) { error in
+                trace.delivered("saved \(error == nil)")
+            }
+        }
+
+        func saveEncoded(api: FakeAPI, values: [Int]) async throws {
+            let text: String
+            do {
+                text = String(decoding: try JSONEncoder().encode(values), as: UTF8.self)
+            } catch {
+                throw error
+            }
+            try await api.save(text)
+        }
+
+        /// Completion-handler form of `saveEncoded(api:values:)`, for callers not migrated yet.
+        @available(*, renamed: "saveEncoded(api:values:)")
+        func saveEncoded(api: FakeAPI, values: [Int], completion: @escaping @Sendable ((any Error)?) -> Void) {
+            Future<Void> { try await saveEncoded(api: api, values: values) }.deliver(on: .inline, to: completion)
         }
     }
 }

@@ -302,6 +302,35 @@ struct CallSiteRuleTests {
                     + "      Program.swift:2, Program.swift:8\n"), "\(summary)")
     }
 
+    @Test("A call in a synchronous closure: the report names the call the closure is passed to")
+    func closureRole() throws {
+        let (_, result) = try CallSiteFixtures.rewrite(
+            """
+            func run(api: FakeAPI, trace: Trace) {
+                perform {
+                    api.save("a") { error in
+                        if let error {
+                            trace.failed(error)
+                            return
+                        }
+                        trace.log("saved")
+                    }
+                }
+            }
+
+            func perform(_ work: () -> Void) {
+                work()
+            }
+            """)
+        #expect(result.files.isEmpty)
+        let entry = try #require(result.entries.first)
+        #expect(entry.outcome.reason == .notAsync, "\(entry)")
+        #expect(
+            entry.description.hasSuffix(
+                "it is in a closure passed to `perform(…)`, which stays synchronous: no `await` can go there"),
+            "\(entry)")
+    }
+
     @Test("The report: found, converted, left alone by reason with file:line, and the notes")
     func report() throws {
         let program = CallRuleCatalog.examples.map(\.example.before).joined(separator: "\n\n")

@@ -55,6 +55,19 @@ struct CallContext {
 
     private enum TaskKind { case task, detached }
 
+    /// Why no function can become async for a call whose code is a synchronous closure (the
+    /// handler of another call, a closure a helper runs): nil for a function's own code.
+    var closureRole: String? {
+        guard let closure = body.as(ClosureExprSyntax.self), !isAsync else { return nil }
+        var parent = closure.parent
+        if parent?.is(LabeledExprSyntax.self) ?? false { parent = parent?.parent?.parent }
+        guard let call = parent?.as(FunctionCallExprSyntax.self) else {
+            return "it is in a closure, which no `await` can reach"
+        }
+        let callee = call.calledExpression.trimmedDescription.prefix { $0 != "\n" }
+        return "it is in a closure passed to `\(callee)(…)`, which stays synchronous: no `await` can go there"
+    }
+
     /// `Task { }` (which inherits the context's isolation) or `Task.detached { }`.
     private static func taskKind(_ closure: ClosureExprSyntax) -> TaskKind? {
         var parent = closure.parent

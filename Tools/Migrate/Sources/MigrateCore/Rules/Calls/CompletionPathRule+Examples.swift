@@ -1,5 +1,7 @@
 extension CompletionPathRule {
-    static let examples: [CallExample] = [
+    static let examples: [CallExample] = pathExamples + catchExamples
+
+    private static let pathExamples: [CallExample] = [
         CallExample(
             "failure code that does more than pass the error on: a do/catch around the await",
             before: """

@@ -9,10 +9,12 @@ struct CompletionPathRule: DocumentedFunctionRule {
     static let summary =
         "Each path of the function reaches its completion handler once, as its last action, directly or in the "
         + "handler of a call that has an async counterpart (itself last): the calls become awaits, the handler's "
-        + "calls `return` or `throw`. A path that never calls it (a `return` in a handler with no call of it before "
-        + "it in its block, a call inside an `if`, `switch` or loop not counted; `guard let self else { return }` "
-        + "included), calls it twice, runs code after it, or passes `(nil, nil)` "
-        + "is reported with its line and the function left alone."
+        + "calls `return` or `throw`. A `do` that does not reach the handler stays as it is, and each of its `catch` "
+        + "clauses is a path too (`completion(.failure(e)); return` becomes `throw e`) or code that falls through. "
+        + "A path that never calls it (a `return` in a handler with no call of it before it in its block, or in a "
+        + "`do`; a call inside an `if`, `switch` or loop not counted; `guard let self else { return }` included), "
+        + "calls it twice, runs code after it, or passes `(nil, nil)` is reported with its line and the function "
+        + "left alone."
 
     /// What the walk needs: the file's text, the counterparts, and the call rules.
     /// The path's last call, awaited, is in `CompletionPathRule+AwaitedCall.swift`.
@@ -87,6 +89,10 @@ struct CompletionPathRule: DocumentedFunctionRule {
                     lines += [indent + "guard " + guardStmt.conditions.trimmedDescription + " else {"] + body
                     lines.append(indent + "}")
                     bound.formUnion(CompletionPathRule.bindings(item))
+                    continue
+                }
+                if let doStmt = item.item.as(DoStmtSyntax.self) {
+                    lines += try caught(doStmt, item: item, indent: indent, bound: bound)
                     continue
                 }
                 if let call = CompletionPathRule.statementCall(item) {
@@ -180,6 +186,43 @@ struct CompletionPathRule: DocumentedFunctionRule {
             }
             lines.append(indent + "}")
             return lines
+        }
+
+        /// `do { … } catch { completion(.failure(…)); return }`: the `do` does not reach the
+        /// handler and is kept as it is; each `catch` is a path that calls it and returns (now
+        /// `throw`), or code that falls through as before.
+        private mutating func caught(
+            _ statement: DoStmtSyntax, item: CodeBlockItemSyntax, indent: String, bound: Set<String>
+        ) throws(FunctionLeave) -> [String] {
+            let body = Array(statement.body.statements)
+            guard !uses(body), statement.throwsClause == nil, !statement.catchClauses.isEmpty else {
+                throw fail(
+                    .completionEscapes, item,
+                    "`\(function.completion)` is used in `\(item.trimmedDescription.prefix { $0 != "\n" })`")
+            }
+            if let exit = body.lazy.compactMap({ ReturnFinder.first(in: $0) }).first {
+                throw fail(.completionNeverCalled, exit, "`return` before calling `\(function.completion)`")
+            }
+            var lines = writer.leadingComments(item, indent: indent) + [indent + "do {"]
+            lines += writer.block(body, indent: indent + "    ", hop: false)
+            for clause in statement.catchClauses {
+                let pattern = clause.catchItems.trimmedDescription
+                // `catch` binds `error`; a pattern binds its own names.
+                let names =
+                    pattern.isEmpty
+                    ? ["error"]
+                    : Set(
+                        clause.catchItems.tokens(viewMode: .sourceAccurate).compactMap { token -> String? in
+                            guard case .identifier(let name) = token.tokenKind,
+                                token.parent?.is(IdentifierPatternSyntax.self) == true
+                            else { return nil }
+                            return name
+                        })
+                lines.append(indent + "} catch" + (pattern.isEmpty ? "" : " " + pattern) + " {")
+                lines += try block(
+                    Array(clause.body.statements), indent: indent, tail: false, bound: bound.union(names))
+            }
+            return lines + [indent + "}"]
         }
 
         /// A branch: a path when it reaches the handler, else its code as it was (falling through).
