@@ -288,6 +288,14 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { CompletionPathRule4.Before().run(api: $0, trace: $1) },
         after: { CompletionPathRule4.After().run(api: $0, trace: $1) }, waitsForShim: true),
     CallSiteProgram(
+        name: "CompletionPathRule: the completion passed on by name: the call's value returned",
+        before: { CompletionPathRule5.Before().run(api: $0, trace: $1) },
+        after: { CompletionPathRule5.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
+        name: "CompletionPathRule: the completion passed on after other code: that code stays before the await",
+        before: { CompletionPathRule6.Before().run(api: $0, trace: $1) },
+        after: { CompletionPathRule6.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
         name: "CompletionCallRule: `(T?, Error?)`: the value the code unwrapped is returned, the error thrown",
         before: { CompletionCallRule1.Before().run(api: $0, trace: $1) },
         after: { CompletionCallRule1.After().run(api: $0, trace: $1) }, waitsForShim: true),
@@ -2989,6 +2997,92 @@ enum CompletionPathRule4 {
         @available(*, renamed: "saveEncoded(api:values:)")
         func saveEncoded(api: FakeAPI, values: [Int], completion: @escaping @Sendable ((any Error)?) -> Void) {
             Future<Void> { try await saveEncoded(api: api, values: values) }.deliver(on: .inline, to: completion)
+        }
+    }
+}
+
+enum CompletionPathRule5 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            let loader = Loader(api: api)
+            trace.keepAlive(loader)
+            loader.text(id: 3) { result in
+                trace.delivered("text \(result)")
+            }
+        }
+
+        final class Loader: Sendable {
+            let api: FakeAPI
+
+            init(api: FakeAPI) {
+                self.api = api
+            }
+
+            func text(id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+                api.load(id: id, completion: completion)
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) {
+            let loader = Loader(api: api)
+            trace.keepAlive(loader)
+            loader.text(id: 3) { result in
+                trace.delivered("text \(result)")
+            }
+        }
+
+        final class Loader: Sendable {
+            let api: FakeAPI
+
+            init(api: FakeAPI) {
+                self.api = api
+            }
+
+            func text(id: Int) async throws -> String {
+                return try await api.load(id: id)
+            }
+
+            /// Completion-handler form of `text(id:)`, for callers not migrated yet.
+            @available(*, renamed: "text(id:)")
+            func text(id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+                Future<String> { try await self.text(id: id) }.deliver(on: .inline, to: completion)
+            }
+        }
+    }
+}
+
+enum CompletionPathRule6 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            saveTrimmed(api: api, text: " a ") { error in
+                trace.delivered("saved \(error == nil)")
+            }
+        }
+
+        func saveTrimmed(api: FakeAPI, text: String, completion: @escaping @Sendable ((any Error)?) -> Void) {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            api.save(trimmed, completion: completion)
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) {
+            saveTrimmed(api: api, text: " a ") { error in
+                trace.delivered("saved \(error == nil)")
+            }
+        }
+
+        func saveTrimmed(api: FakeAPI, text: String) async throws {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            try await api.save(trimmed)
+        }
+
+        /// Completion-handler form of `saveTrimmed(api:text:)`, for callers not migrated yet.
+        @available(*, renamed: "saveTrimmed(api:text:)")
+        func saveTrimmed(api: FakeAPI, text: String, completion: @escaping @Sendable ((any Error)?) -> Void) {
+            Future<Void> { try await saveTrimmed(api: api, text: text) }.deliver(on: .inline, to: completion)
         }
     }
 }

@@ -49,6 +49,9 @@ struct CallRewrite {
     /// Settled last (``TestFailureRule``): in a throwing test, the failure code only records a
     /// failure, so the awaited call's error is left to end the test: no `do`/`catch`.
     var propagates = false
+    /// Set by ``CompletionPathRule`` for a call that passes the function's own completion on by
+    /// name (`client.get(url, completion: completion)`): no closure, the awaited value is returned.
+    var passesCompletionOn = false
     /// Settled by ``WeakSelfRule``: text written in place of these bytes of the file (the `?`
     /// of `self?.`, a name bound to `self`) wherever the handler's code is written.
     var replacements: [(Range<Int>, String)] = []

@@ -129,6 +129,19 @@ extension CompletionPathRule.Walk {
     private mutating func forwarded(_ rewrite: CallRewrite, indent: String, atEnd: Bool) throws(FunctionLeave)
         -> [String]?
     {
+        // The completion itself passed on last (`completion: completion`): the compiler checked
+        // that the call's handler takes what the function's does.
+        if rewrite.call.trailingClosure == nil,
+            rewrite.call.arguments.last?.expression.as(DeclReferenceExprSyntax.self)?.baseName.text
+                == function.completion
+        {
+            var passed = rewrite
+            passed.passesCompletionOn = true
+            guard case .proceed(let settled) = planner.planInner(passed, forwarding: true), let entry = settled.entry,
+                entry.shape.name == function.shape.name
+            else { return nil }
+            return awaitedForward(settled, entry: entry, hop: false, indent: indent, atEnd: atEnd)
+        }
         guard
             let handler = rewrite.call.trailingClosure
                 ?? rewrite.call.arguments.last?.expression.as(
@@ -140,6 +153,14 @@ extension CompletionPathRule.Walk {
             entry.shape.name == function.shape.name, entry.shape.valueText == function.valueType
         else { return nil }
         try checkRest(call, item: first, rest: Array(handler.statements.dropFirst()), tail: true)
+        return awaitedForward(settled, entry: entry, hop: hop, indent: indent, atEnd: atEnd)
+    }
+
+    /// `return try await f(…)` (or `try await f(…)` for no value) for a call that passes the
+    /// completion on.
+    private mutating func awaitedForward(
+        _ settled: CallRewrite, entry: AsyncCounterparts.Entry, hop: Bool, indent: String, atEnd: Bool
+    ) -> [String] {
         function.awaited.append(entry)
         function.notes += settled.notes
         writer.replacements += settled.replacements
@@ -154,7 +175,7 @@ extension CompletionPathRule.Walk {
         } else {
             statement = [text] + (atEnd ? [] : ["return"])
         }
-        return writer.leadingComments(rewrite.statement!, indent: indent) + statement.map { indent + $0 }
+        return writer.leadingComments(settled.statement!, indent: indent) + statement.map { indent + $0 }
     }
 
     /// Whether the failure code only passes the awaited call's error on (or is empty: the

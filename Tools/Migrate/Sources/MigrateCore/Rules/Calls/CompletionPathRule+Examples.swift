@@ -1,5 +1,5 @@
 extension CompletionPathRule {
-    static let examples: [CallExample] = pathExamples + catchExamples
+    static let examples: [CallExample] = pathExamples + catchExamples + passedOnExamples
 
     private static let pathExamples: [CallExample] = [
         CallExample(

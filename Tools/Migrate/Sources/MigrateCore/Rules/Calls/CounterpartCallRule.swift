@@ -34,7 +34,7 @@ struct CounterpartCallRule: CallRule {
         } else {
             handler = nil
         }
-        guard let handler else {
+        guard handler != nil || rewrite.passesCompletionOn else {
             return .leave(.handlerNotClosure, "the handler is passed as a value, not written at the call")
         }
         // The callback queues the async form drops: the main queue (passed, or the default)
@@ -74,7 +74,7 @@ struct CounterpartCallRule: CallRule {
         // A test's `fulfill()` or `confirmed()` goes with the expectation (``ExpectationTestRule``,
         // ``ConfirmationTestRule``).
         let fulfills = Set(rewrite.expectation?.fulfills.map(\.id) ?? [])
-        rewrite.body = Array(handler.statements).filter {
+        rewrite.body = (handler.map { Array($0.statements) } ?? []).filter {
             !fulfills.contains($0.id) && $0.id != rewrite.confirmation?.confirmed.id
         }
         return .proceed(rewrite)
