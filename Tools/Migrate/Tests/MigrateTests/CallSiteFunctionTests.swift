@@ -206,4 +206,56 @@ struct CallSiteFunctionTests {
                     .receiverUnknown,
                     "`put`: the receiver's type is not written, and only a type of the module declares it"))
     }
+
+    @Test("A file indented with tabs: the converted function is too; blank lines before a do and a call kept")
+    func tabsAndBlankLines() throws {
+        let program = [
+            "final class Loader: Sendable {",
+            "\tlet api: FakeAPI",
+            "",
+            "\tinit(api: FakeAPI) {",
+            "\t\tself.api = api",
+            "\t}",
+            "",
+            "\tfunc text(id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {",
+            "\t\tlet next: Int",
+            "",
+            "\t\tdo {",
+            "\t\t\tnext = try Self.checked(id)",
+            "\t\t} catch {",
+            "\t\t\tcompletion(.failure(error))",
+            "\t\t\treturn",
+            "\t\t}",
+            "",
+            "\t\tapi.load(id: next, completion: completion)",
+            "\t}",
+            "",
+            "\tstatic func checked(_ id: Int) throws -> Int {",
+            "\t\tid",
+            "\t}",
+            "}",
+        ].joined(separator: "\n")
+        let (text, result) = try CallSiteFixtures.rewrite(program)
+        #expect(result.functions.first?.outcome.reason == nil, "\(result.functions)")
+        let expected = [
+            "\tfunc text(id: Int) async throws -> String {",
+            "\t\tlet next: Int",
+            "",
+            "\t\tdo {",
+            "\t\t\tnext = try Self.checked(id)",
+            "\t\t} catch {",
+            "\t\t\tthrow error",
+            "\t\t}",
+            "",
+            "\t\treturn try await api.load(id: next)",
+            "\t}",
+            "",
+            "\t/// Completion-handler form of `text(id:)`, for callers not migrated yet.",
+            "\t@available(*, renamed: \"text(id:)\")",
+            "\tfunc text(id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {",
+            "\t\tFuture<String> { try await self.text(id: id) }.deliver(on: .inline, to: completion)",
+            "\t}",
+        ].joined(separator: "\n")
+        #expect(text.contains(expected), "\(text)")
+    }
 }

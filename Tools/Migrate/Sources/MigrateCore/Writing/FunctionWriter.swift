@@ -22,6 +22,12 @@ extension CallSiteWriter {
         return comments.isEmpty ? [] : leadingBlank(item) + comments
     }
 
+    /// What stands before `item`: its comments (with a blank line before them), or a blank line.
+    func leadingLines(_ item: CodeBlockItemSyntax, indent: String) -> [String] {
+        let comments = leadingComments(item, indent: indent)
+        return comments.isEmpty ? leadingBlank(item) : comments
+    }
+
     /// The function replaced by its async version and the shim that keeps its old signature.
     func edit(_ function: FunctionRewrite) -> LineEdit? {
         let decl = function.decl
@@ -87,9 +93,24 @@ extension CallSiteWriter {
             attributes: ["@available(*, renamed: \"\(selector)\")"] + attributes, modifiers: modifiers,
             name: site.name, genericParameters: generics ?? [], parameters: parameters, effects: "", returnType: nil,
             whereRequirements: requirements ?? [], body: body)
-        let text = asyncLines + [""] + shim.lines(indent: indent.count)
+        var text = asyncLines + [""] + shim.lines(indent: indent.count)
+        // A file indented with tabs: the levels this writer adds are tabs too.
+        if indent.contains("\t") || lines.indices.contains(start.line) && lines[start.line].hasPrefix("\t") {
+            text = text.map(Self.tabbed)
+        }
         return LineEdit(
             first: (docLine ?? start.line) - 1, last: end.line - 1, lines: text.map { $0.isEmpty ? "" : indent + $0 })
+    }
+
+    /// `line` with each level of four spaces at its start written as a tab.
+    static func tabbed(_ line: String) -> String {
+        var rest = Substring(line)
+        var levels = ""
+        while rest.hasPrefix("    ") {
+            levels += "\t"
+            rest = rest.dropFirst(4)
+        }
+        return levels + rest
     }
 
     /// The shim of an isolated function whose handler is not `@Sendable`: a task that

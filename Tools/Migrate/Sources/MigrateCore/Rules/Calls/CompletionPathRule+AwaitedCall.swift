@@ -175,7 +175,7 @@ extension CompletionPathRule.Walk {
         } else {
             statement = [text] + (atEnd ? [] : ["return"])
         }
-        return writer.leadingComments(settled.statement!, indent: indent) + statement.map { indent + $0 }
+        return writer.leadingLines(settled.statement!, indent: indent) + statement.map { indent + $0 }
     }
 
     /// Whether the failure code only passes the awaited call's error on (or is empty: the

@@ -203,7 +203,7 @@ struct CompletionPathRule: DocumentedFunctionRule {
             if let exit = body.lazy.compactMap({ ReturnFinder.first(in: $0) }).first {
                 throw fail(.completionNeverCalled, exit, "`return` before calling `\(function.completion)`")
             }
-            var lines = writer.leadingComments(item, indent: indent) + [indent + "do {"]
+            var lines = writer.leadingLines(item, indent: indent) + [indent + "do {"]
             lines += writer.block(body, indent: indent + "    ", hop: false)
             for clause in statement.catchClauses {
                 let pattern = clause.catchItems.trimmedDescription
