@@ -11,6 +11,17 @@ extension CallSiteProgram {
     /// The same, with a `catch is CancellationError` first: a cancelled task runs that one.
     public var catchesCancellationFirst: Bool { name.contains("a `catch` with a pattern before") }
 
+    /// A converted function whose handler takes a value and no error (`CompletionCallRule`'s
+    /// `(T)` examples): its shim calls the handler with values only, so a handler the API
+    /// released uncalled reaches none, as before.
+    public var deliversValuesOnly: Bool { name.hasPrefix("CompletionCallRule: `(T)`") }
+
+    /// Whether the harness waits for the shim's delivery with `outcome`: not for a failure
+    /// the shim of a values-only handler does not deliver.
+    public func waitsForShim(_ outcome: Outcome) -> Bool {
+        waitsForShim && !(deliversValuesOnly && outcome == .dropped)
+    }
+
     /// A `DispatchGroup` fan-out's program (`DispatchGroupRule`): its calls run concurrently
     /// after the rewrite (`async let`), so the API's events may come in another order.
     public var isFanOut: Bool { name.hasPrefix("DispatchGroupRule:") }

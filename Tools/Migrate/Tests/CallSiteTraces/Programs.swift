@@ -304,6 +304,10 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { CompletionCallRule2.Before().run(api: $0, trace: $1) },
         after: { CompletionCallRule2.After().run(api: $0, trace: $1) }, waitsForShim: true),
     CallSiteProgram(
+        name: "CompletionCallRule: `(T)`: what the handler is passed is returned",
+        before: { CompletionCallRule3.Before().run(api: $0, trace: $1) },
+        after: { CompletionCallRule3.After().run(api: $0, trace: $1) }, waitsForShim: true),
+    CallSiteProgram(
         name: "CompletionHopRule: the last hop to the main queue: dropped, and the shim delivers on the main queue",
         before: { CompletionHopRule1.Before().run(api: $0, trace: $1) },
         after: { CompletionHopRule1.After().run(api: $0, trace: $1) }, waitsForShim: true),
@@ -3164,6 +3168,44 @@ enum CompletionCallRule2 {
         @available(*, renamed: "store(api:text:)")
         func store(api: FakeAPI, text: String, completion: @escaping @Sendable ((any Error)?) -> Void) {
             Future<Void> { try await store(api: api, text: text) }.deliver(on: .inline, to: completion)
+        }
+    }
+}
+
+enum CompletionCallRule3 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            measureTwice(api: api, text: "ab") { total in
+                trace.delivered("total \(total)")
+            }
+        }
+
+        func measureTwice(api: FakeAPI, text: String, completion: @escaping @Sendable (Int) -> Void) {
+            api.measure(text) { first in
+                api.measure(text + text) { second in
+                    completion(first + second)
+                }
+            }
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) {
+            measureTwice(api: api, text: "ab") { total in
+                trace.delivered("total \(total)")
+            }
+        }
+
+        func measureTwice(api: FakeAPI, text: String) async throws -> Int {
+            let first = try await api.measure(text)
+            let second = try await api.measure(text + text)
+            return first + second
+        }
+
+        /// Completion-handler form of `measureTwice(api:text:)`, for callers not migrated yet.
+        @available(*, renamed: "measureTwice(api:text:)")
+        func measureTwice(api: FakeAPI, text: String, completion: @escaping @Sendable (Int) -> Void) {
+            Future<Int> { try await measureTwice(api: api, text: text) }.deliver(on: .inline, to: completion)
         }
     }
 }

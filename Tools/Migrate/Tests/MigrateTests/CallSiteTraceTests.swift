@@ -69,7 +69,7 @@ struct CallSiteTraceTests {
     func sameTraces(_ program: CallSiteProgram) async {
         for outcome in [Outcome.value, .error] {
             let before = await Self.trace(program.before, outcome)
-            let after = await Self.trace(program.after, outcome, shim: program.waitsForShim)
+            let after = await Self.trace(program.after, outcome, shim: program.waitsForShim(outcome))
             #expect(before == after, "\(outcome)")
             // A call site's handler logs once; a converted function and its caller may log more.
             // (Or, on a failure, only fails the test; a pyramid's levels log one each.)
@@ -164,7 +164,8 @@ struct CallSiteTraceTests {
             text += "\(program.name)\n"
             for outcome in Outcome.allCases
             where (outcome != .held || !program.name.contains("Task")) && program.isRecorded(outcome) {
-                let after = program.normalized(await Self.trace(program.after, outcome, shim: program.waitsForShim))
+                let after = program.normalized(
+                    await Self.trace(program.after, outcome, shim: program.waitsForShim(outcome)))
                 text += "  \(outcome.rawValue):\n"
                 if Self.waitsForExpectation(program, outcome) || program.beforeNotRun(outcome) != nil {
                     let reason = program.beforeNotRun(outcome) ?? "XCTest's wait times out: the test fails"

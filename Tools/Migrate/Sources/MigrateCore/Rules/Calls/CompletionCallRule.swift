@@ -2,12 +2,14 @@ import SwiftSyntax
 
 /// A call of the function's own completion handler, and what the async version does
 /// instead: `completion(.success(x))` returns `x`, `completion(.failure(e))` throws `e`;
-/// `(T?, Error?)` and `(Error?)` handlers likewise.
+/// `(T?, Error?)` and `(Error?)` handlers likewise; `(T)` returns what it is passed.
 struct CompletionCallRule: DocumentedFunctionRule {
     static let summary =
         "`completion(.success(x))` becomes `return x`, `completion(.failure(e))` `throw e`, a `Result` passed on "
         + "`return try r.get()`; `completion(x, nil)` / `completion(nil, e)` and `completion(nil)` / `completion(e)` "
-        + "likewise, for a value or an error the code has bound (never an optional)."
+        + "likewise, for a value or an error the code has bound (never an optional). A `(T) -> Void` handler has no "
+        + "error: `completion(x)` becomes `return x`, and the shim calls the handler with the value only (what the "
+        + "awaited calls throw, a handler never called, reached no handler before either)."
 
     /// What the async version does where the handler was called.
     enum Outcome {
@@ -44,6 +46,10 @@ struct CompletionCallRule: DocumentedFunctionRule {
             guard arguments.count == 1, let only = arguments.first else { return nil }
             if only.is(NilLiteralExprSyntax.self) { return .value(nil) }
             return isError(only, bound: bound) ? .error(only.trimmedDescription) : nil
+        case .value:
+            // Whatever is passed is the value: the handler has no error.
+            guard arguments.count == 1, let only = arguments.first else { return nil }
+            return .value(only.trimmedDescription)
         case .optionalValueAndError:
             guard arguments.count == 2 else { return nil }
             let (value, error) = (arguments[0], arguments[1])
@@ -83,7 +89,9 @@ struct CompletionCallRule: DocumentedFunctionRule {
         }
     }
 
-    static let examples: [CallExample] = [
+    static let examples: [CallExample] = errorExamples + valueExamples
+
+    private static let errorExamples: [CallExample] = [
         CallExample(
             "`(T?, Error?)`: the value the code unwrapped is returned, the error thrown",
             before: """

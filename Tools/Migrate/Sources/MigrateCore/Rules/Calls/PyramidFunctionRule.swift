@@ -64,8 +64,15 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
             value = optional
         case .errorOnly:
             value = nil
+        case .value(let type) where isolation == nil:
+            // No error to pass: the async version returns the value, and the shim calls the
+            // handler with it; the awaited calls' own errors (a handler never called, a task
+            // cancelled) do not reach it, as the handler was not called then either.
+            value = type
         default:
-            return leave("a `\(entry.shape.name)` handler: not converted yet")
+            return leave(
+                "a `\(entry.shape.name)` handler\(isolation == nil ? "" : " in an isolated function"): "
+                    + "not converted yet")
         }
         let generics = Set(site.genericsInScope.keys)
         if let value {
