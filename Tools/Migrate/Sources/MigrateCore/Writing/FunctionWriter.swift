@@ -94,8 +94,12 @@ extension CallSiteWriter {
             name: site.name, genericParameters: generics ?? [], parameters: parameters, effects: "", returnType: nil,
             whereRequirements: requirements ?? [], body: body)
         var text = asyncLines + [""] + shim.lines(indent: indent.count)
-        // A file indented with tabs: the levels this writer adds are tabs too.
-        if indent.contains("\t") || lines.indices.contains(start.line) && lines[start.line].hasPrefix("\t") {
+        // A file indented with tabs: the levels this writer adds are tabs too (not where a
+        // multi-line string literal is, whose lines' blanks are its text).
+        let multiLineString = decl.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .multilineStringQuote }
+        if !multiLineString,
+            indent.contains("\t") || lines.indices.contains(start.line) && lines[start.line].hasPrefix("\t")
+        {
             text = text.map(Self.tabbed)
         }
         return LineEdit(

@@ -22,6 +22,14 @@ extension CompletionPathRule.Walk {
         rewrite.declaringOwners = counterparts.declaringOwners(
             name: name, argumentLabels: labels, trailingClosure: trailing)
         rewrite.statement = item
+        // The callee is written from its own text: `self?.api.load(…)` would stay optional.
+        if call.calledExpression.tokens(viewMode: .sourceAccurate).contains(where: {
+            $0.tokenKind == .postfixQuestionMark
+        }) {
+            throw fail(
+                .captureList, call,
+                "`\(name)` is called through an optional chain (`?.`): awaited, its value would be optional")
+        }
         rewrite = try receiver(rewrite, name: name)
         if var pending = pending(rewrite.matches[0].0) {
             if pending.line == 0, pending.detail != PropagationRule.waiting.detail { pending.line = line(call) }
@@ -35,6 +43,13 @@ extension CompletionPathRule.Walk {
             return []
         }
         guard let branches = settled.branches, let entry = settled.entry else { return [] }
+        // Code after the handler's `switch` ran after the completion, which now returns.
+        if let after = branches.tail.first {
+            throw fail(
+                .completionReordered, after,
+                "`\(after.trimmedDescription.prefix { $0 != "\n" })` ran after the completion, in the handler of `\(name)`"
+            )
+        }
         function.awaited.append(entry)
         function.notes += settled.notes
         writer.replacements += settled.replacements

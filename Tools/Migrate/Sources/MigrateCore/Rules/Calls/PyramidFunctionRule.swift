@@ -64,7 +64,8 @@ struct PyramidFunctionRule: DocumentedFunctionRule {
             value = optional
         case .errorOnly:
             value = nil
-        case .value(let type) where isolation == nil:
+        // A `(Bool)` handler is left: whether `false` is a value or a failure is not known.
+        case .value(let type) where isolation == nil && type.trimmedDescription != "Bool":
             // No error to pass: the async version returns the value, and the shim calls the
             // handler with it; the awaited calls' own errors (a handler never called, a task
             // cancelled) do not reach it, as the handler was not called then either.

@@ -34,8 +34,19 @@ struct WeakSelfRule: CallRule {
             rewrite.notes.append(Self.keptAlive)
             return .proceed(rewrite)
         }
+        let without = "`[weak self]` without `guard let self else { return }` first"
+        // A fan-out's or a stream's code is written by other writers: only `guard let self`.
+        guard rewrite.fanOut == nil, rewrite.entry?.kind != .stream else { return .leave(.captureList, without) }
         if let first = rewrite.body.first, let name = Self.guardedName(first) {
             let rest = Array(rewrite.body.dropFirst())
+            let captured = rest.contains { item in
+                item.tokens(viewMode: .sourceAccurate).contains {
+                    $0.tokenKind == .identifier(name) && $0.parent?.is(ClosureCaptureSyntax.self) == true
+                }
+            }
+            guard !captured else {
+                return .leave(.captureList, "`\(name)` is captured by a closure of the handler")
+            }
             guard !CallRewrite.uses("self", in: rest) else {
                 return .leave(.captureList, "the weak `self` is used beside `\(name)`, which `guard let` bound")
             }
@@ -53,9 +64,6 @@ struct WeakSelfRule: CallRule {
             rewrite.notes.append(Self.keptAlive)
             return .proceed(rewrite)
         }
-        let without = "`[weak self]` without `guard let self else { return }` first"
-        // A fan-out's or a stream's code is written by other writers: only the plain shapes.
-        guard rewrite.fanOut == nil, rewrite.entry?.kind != .stream else { return .leave(.captureList, without) }
         switch Self.chainedUses(in: rewrite.body) {
         case .failure(let refusal):
             return .leave(.captureList, without + ", and " + refusal.detail)
