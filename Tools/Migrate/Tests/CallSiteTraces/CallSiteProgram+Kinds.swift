@@ -22,6 +22,12 @@ extension CallSiteProgram {
         waitsForShim && !(deliversValuesOnly && outcome == .dropped)
     }
 
+    /// Whether the harness waits for the API's first call with `outcome` instead: the shim of a
+    /// values-only handler makes it from a task of its own, and delivers nothing after it.
+    public func waitsForCall(_ outcome: Outcome) -> Bool {
+        waitsForShim && deliversValuesOnly && outcome == .dropped
+    }
+
     /// A `DispatchGroup` fan-out's program (`DispatchGroupRule`): its calls run concurrently
     /// after the rewrite (`async let`), so the API's events may come in another order.
     public var isFanOut: Bool { name.hasPrefix("DispatchGroupRule:") }

@@ -14,7 +14,9 @@ struct CallSiteFunctionTraceTests {
         for program in Self.programs {
             let before = CallSiteTraceTests.programEvents(await CallSiteTraceTests.trace(program.before, .dropped))
             let after = CallSiteTraceTests.programEvents(
-                await CallSiteTraceTests.trace(program.after, .dropped, shim: program.waitsForShim(.dropped)))
+                await CallSiteTraceTests.trace(
+                    program.after, .dropped, shim: program.waitsForShim(.dropped),
+                    waitsForCall: program.waitsForCall(.dropped)))
             let failure = CallSiteTraceTests.programEvents(await CallSiteTraceTests.trace(program.before, .error))
             #expect(before.isEmpty, "\(program.name): \(before)")
             // A handler that takes values only is not called with the failure: as before.
@@ -36,7 +38,9 @@ struct CallSiteFunctionTraceTests {
         for program in Self.programs {
             let value = CallSiteTraceTests.programEvents(await CallSiteTraceTests.trace(program.before, .value))
             let after = CallSiteTraceTests.programEvents(
-                await CallSiteTraceTests.trace(program.after, .twice, shim: program.waitsForShim(.twice)))
+                await CallSiteTraceTests.trace(
+                    program.after, .twice, shim: program.waitsForShim(.twice),
+                    waitsForCall: program.waitsForCall(.twice)))
             #expect(after == value, "\(program.name)")
         }
     }
@@ -47,7 +51,8 @@ struct CallSiteFunctionTraceTests {
     func cancelled() async {
         for program in Self.programs {
             let before = await CallSiteTraceTests.trace(program.before, .held)
-            let after = await CallSiteTraceTests.trace(program.after, .held, shim: program.waitsForShim(.held))
+            let after = await CallSiteTraceTests.trace(
+                program.after, .held, shim: program.waitsForShim(.held), waitsForCall: program.waitsForCall(.held))
             if after.contains(where: { $0.contains("CancellationError") }) {
                 #expect(!after.contains { $0.contains("delivers") }, "\(program.name): \(after)")
                 if after.contains(where: { $0.hasPrefix("api: load(") }) {

@@ -16,12 +16,13 @@ struct CallSiteTraceTests {
     /// cancellation reaches it; a program that does not, at once). `.twice` calls the
     /// handler again once everything the first call started has run.
     /// `shim`: a caller of a shim, whose handler the shim calls once from a task of its own:
-    /// the trace ends once it has run.
+    /// the trace ends once it has run. `waitsForCall`: a caller of a shim that calls no
+    /// handler with `outcome`: the trace ends once the shim's task has called the API.
     /// `stores`: a bridge's program that stores the call's handle in a `FakeHandleBox`: `.held`
     /// cancels it once the handle is stored.
     static func trace(
         _ program: @escaping @Sendable (FakeAPI, Trace) async -> Void, _ outcome: Outcome, shim: Bool = false,
-        stores: Bool = false
+        waitsForCall: Bool = false, stores: Bool = false
     ) async -> [String] {
         let trace = Trace()
         let api = FakeAPI(outcome: outcome, trace: trace)
@@ -34,6 +35,8 @@ struct CallSiteTraceTests {
         } else {
             await FakeTesting.$api.withValue(api) { await program(api, trace) }
         }
+        // A shim that delivers nothing here calls the API from its own task: wait for that call.
+        if waitsForCall { await api.called() }
         await api.idle()
         // A shim's delivery (from its own task) before the second call of `.twice`.
         if shim { await trace.deliveries(1) }
@@ -69,7 +72,9 @@ struct CallSiteTraceTests {
     func sameTraces(_ program: CallSiteProgram) async {
         for outcome in [Outcome.value, .error] {
             let before = await Self.trace(program.before, outcome)
-            let after = await Self.trace(program.after, outcome, shim: program.waitsForShim(outcome))
+            let after = await Self.trace(
+                program.after, outcome, shim: program.waitsForShim(outcome), waitsForCall: program.waitsForCall(outcome)
+            )
             #expect(before == after, "\(outcome)")
             // A call site's handler logs once; a converted function and its caller may log more.
             // (Or, on a failure, only fails the test; a pyramid's levels log one each.)
@@ -165,7 +170,9 @@ struct CallSiteTraceTests {
             for outcome in Outcome.allCases
             where (outcome != .held || !program.name.contains("Task")) && program.isRecorded(outcome) {
                 let after = program.normalized(
-                    await Self.trace(program.after, outcome, shim: program.waitsForShim(outcome)))
+                    await Self.trace(
+                        program.after, outcome, shim: program.waitsForShim(outcome),
+                        waitsForCall: program.waitsForCall(outcome)))
                 text += "  \(outcome.rawValue):\n"
                 if Self.waitsForExpectation(program, outcome) || program.beforeNotRun(outcome) != nil {
                     let reason = program.beforeNotRun(outcome) ?? "XCTest's wait times out: the test fails"
