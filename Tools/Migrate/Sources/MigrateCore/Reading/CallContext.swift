@@ -59,20 +59,23 @@ struct CallContext {
     /// handler of another call, a closure a helper runs): nil for a function's own code.
     var closureRole: String? {
         guard let closure = body.as(ClosureExprSyntax.self), !isAsync else { return nil }
-        var parent = closure.parent
-        if parent?.is(LabeledExprSyntax.self) ?? false { parent = parent?.parent?.parent }
-        guard let call = parent?.as(FunctionCallExprSyntax.self) else {
+        guard let call = Self.call(taking: closure) else {
             return "it is in a closure, which no `await` can reach"
         }
         let callee = call.calledExpression.trimmedDescription.prefix { $0 != "\n" }
         return "it is in a closure passed to `\(callee)(…)`, which stays synchronous: no `await` can go there"
     }
 
-    /// `Task { }` (which inherits the context's isolation) or `Task.detached { }`.
-    private static func taskKind(_ closure: ClosureExprSyntax) -> TaskKind? {
+    /// The call `closure` is passed to, as an argument or a trailing closure.
+    private static func call(taking closure: ClosureExprSyntax) -> FunctionCallExprSyntax? {
         var parent = closure.parent
         if parent?.is(LabeledExprSyntax.self) ?? false { parent = parent?.parent?.parent }
-        guard let call = parent?.as(FunctionCallExprSyntax.self) else { return nil }
+        return parent?.as(FunctionCallExprSyntax.self)
+    }
+
+    /// `Task { }` (which inherits the context's isolation) or `Task.detached { }`.
+    private static func taskKind(_ closure: ClosureExprSyntax) -> TaskKind? {
+        guard let call = call(taking: closure) else { return nil }
         let callee = call.calledExpression.trimmedDescription
         if callee == "Task" || callee.hasPrefix("Task<") { return .task }
         if callee == "Task.detached" || callee.hasSuffix(">.detached") { return .detached }
