@@ -302,6 +302,10 @@ final class DetachesWhenReleased: Sendable {
         clock.advance(by: .milliseconds(1))
         #expect(try await second.future.value == 3)
         #expect(events.all == ["1", "3"])
+        // 3 opens the next window: once its timer sleeps, the task that sent 3 has
+        // finished delivering, so the completion below goes out on this thread at once
+        // (sent during that delivery, it would be delivered by that task, after it).
+        await clock.waitForSleepers(count: 1)
         observation.detach()
         input.sendCompleted()  // ends the window that 3 opened
         #expect(events.all == ["1", "3", "completed"])
