@@ -44,6 +44,22 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { ExpectationTestRule9.Before().run(api: $0, trace: $1) },
         after: { await runTest($0, $1, ExpectationTestRule9.After().run(api:trace:)) }),
     CallSiteProgram(
+        name: "ExpectationTestRule: code after the wait ran after the handler, and follows the awaited call",
+        before: { ExpectationTestRule10.Before().run(api: $0, trace: $1) },
+        after: { await runTest($0, $1, ExpectationTestRule10.After().run(api:trace:)) }),
+    CallSiteProgram(
+        name: "ExpectationTestRule: a test in two phases, an expectation each: both awaited, in order",
+        before: { ExpectationTestRule11.Before().run(api: $0, trace: $1) },
+        after: { await runTest($0, $1, ExpectationTestRule11.After().run(api:trace:)) }),
+    CallSiteProgram(
+        name: "ExpectationTestRule: two phases keep whole results, both named `result`: the second in a `do { }`",
+        before: { ExpectationTestRule12.Before().run(api: $0, trace: $1) },
+        after: { await runTest($0, $1, ExpectationTestRule12.After().run(api:trace:)) }),
+    CallSiteProgram(
+        name: "ExpectationTestRule: a test that waits in a loop: each round awaits its call, then the code after it",
+        before: { ExpectationTestRule13.Before().run(api: $0, trace: $1) },
+        after: { await runTest($0, $1, ExpectationTestRule13.After().run(api:trace:)) }),
+    CallSiteProgram(
         name: "ContinuationCallRule: a continuation resumed by the handler: the call awaited in its place",
         before: { await ContinuationCallRule1.Before().run(api: $0, trace: $1) },
         after: { await ContinuationCallRule1.After().run(api: $0, trace: $1) }),
@@ -643,6 +659,156 @@ enum ExpectationTestRule9 {
                 received.value = "failed \(type(of: error))"
             }
             XCTAssertEqual(received.value, "v")
+        }
+    }
+}
+
+enum ExpectationTestRule10 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            let done = expectation(description: "load")
+            let received = Received(trace: trace)
+            api.load(id: 1) { result in
+                switch result {
+                case .success(let user): received.value = user
+                case .failure(let error): received.value = "failed \(type(of: error))"
+                }
+                done.fulfill()
+            }
+            wait(for: [done], timeout: 1)
+            let shown = received.value ?? "nothing"
+            received.value = "shown " + shown
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async throws {
+            let received = Received(trace: trace)
+            do {
+                let user = try await api.load(id: 1)
+                received.value = user
+            } catch {
+                received.value = "failed \(type(of: error))"
+            }
+            let shown = received.value ?? "nothing"
+            received.value = "shown " + shown
+        }
+    }
+}
+
+enum ExpectationTestRule11 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            let loaded = expectation(description: "load")
+            api.load(id: 1) { result in
+                switch result {
+                case .success(let text): trace.log("loaded \(text)")
+                case .failure(let error): trace.failed(error)
+                }
+                loaded.fulfill()
+            }
+            wait(for: [loaded], timeout: 1)
+            trace.log("between")
+            let counted = expectation(description: "count")
+            api.count { result in
+                switch result {
+                case .success(let count): trace.log("counted \(count)")
+                case .failure(let error): trace.failed(error)
+                }
+                counted.fulfill()
+            }
+            wait(for: [counted], timeout: 1)
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async throws {
+            do {
+                let text = try await api.load(id: 1)
+                trace.log("loaded \(text)")
+            } catch {
+                trace.failed(error)
+            }
+            trace.log("between")
+            do {
+                let count = try await api.count()
+                trace.log("counted \(count)")
+            } catch {
+                trace.failed(error)
+            }
+        }
+    }
+}
+
+enum ExpectationTestRule12 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            let first = expectation(description: "first")
+            api.load(id: 1) { (result: Result<String, any Error>) in
+                trace.log("first \((try? result.get()) ?? "failed")")
+                first.fulfill()
+            }
+            wait(for: [first], timeout: 1)
+            let second = expectation(description: "second")
+            api.load(id: 2) { (result: Result<String, any Error>) in
+                trace.log("second \((try? result.get()) ?? "failed")")
+                second.fulfill()
+            }
+            wait(for: [second], timeout: 1)
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async throws {
+            let result: Result<String, any Error>
+            do {
+                result = .success(try await api.load(id: 1))
+            } catch {
+                result = .failure(error)
+            }
+            trace.log("first \((try? result.get()) ?? "failed")")
+            do {
+                let result: Result<String, any Error>
+                do {
+                    result = .success(try await api.load(id: 2))
+                } catch {
+                    result = .failure(error)
+                }
+                trace.log("second \((try? result.get()) ?? "failed")")
+            }
+        }
+    }
+}
+
+enum ExpectationTestRule13 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
+            for id in 1...2 {
+                let done = expectation(description: "load \(id)")
+                api.load(id: id) { result in
+                    switch result {
+                    case .success(let text): trace.log("loaded \(id): \(text)")
+                    case .failure(let error): trace.failed(error)
+                    }
+                    done.fulfill()
+                }
+                wait(for: [done], timeout: 1)
+            }
+            trace.log("after the loop")
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async throws {
+            for id in 1...2 {
+                do {
+                    let text = try await api.load(id: id)
+                    trace.log("loaded \(id): \(text)")
+                } catch {
+                    trace.failed(error)
+                }
+            }
+            trace.log("after the loop")
         }
     }
 }

@@ -183,26 +183,55 @@ struct CallSiteExpectationTests {
         #expect(detail.contains("makes more than `done`"), "\(detail)")
     }
 
-    @Test("Code after the wait other than assertions: the call is left alone")
-    func codeAfterWait() throws {
-        let (_, result) = try Self.rewrite(
+    @Test("A test in two phases, each waiting for its expectation: both calls converted, in two passes")
+    func twoPhases() throws {
+        let (text, result) = try Self.rewrite(
+            """
+            func testLoadTwice(api: FakeAPI, trace: Trace) {
+                let first = expectation(description: "first")
+                api.load(id: 1) { result in
+                    trace.log("first \\(result)")
+                    first.fulfill()
+                }
+                wait(for: [first], timeout: 1)
+                let second = expectation(description: "second")
+                api.load(id: 2) { outcome in
+                    trace.log("second \\(outcome)")
+                    second.fulfill()
+                }
+                wait(for: [second], timeout: 1)
+                trace.log("done")
+            }
+            """)
+        #expect(result.convertedCount == 2, "\(result.entries)")
+        #expect(!text.contains("expectation(") && !text.contains("wait(for:"), "\(text)")
+        let order = ["first", "second", "\"done\""].map { text.range(of: $0)?.lowerBound }
+        #expect(order.allSatisfy { $0 != nil } && order == order.sorted { $0! < $1! }, "\(text)")
+    }
+
+    @Test(
+        "A wait in an `if` converts; in a `catch`, a `switch` case or a closure, the call is not this rule's",
+        arguments: [
+            ("if trace.isEnabled {", "}", true), ("do { try trace.check(\"v\") } catch {", "}", false),
+            ("switch 1 { case 1:", "default: break }", false), ("let run = {", "}; run()", false),
+        ])
+    func waitInABlock(opening: String, closing: String, converts: Bool) throws {
+        let (text, result) = try Self.rewrite(
             """
             func testLoad(api: FakeAPI, trace: Trace) {
-                let done = expectation(description: "load")
-                api.load(id: 1) { result in
-                    trace.log("called")
-                    done.fulfill()
-                }
-                wait(for: [done], timeout: 1)
+                \(opening)
+                    let done = expectation(description: "load")
+                    api.load(id: 1) { result in
+                        trace.log("loaded \\(result)")
+                        done.fulfill()
+                    }
+                    wait(for: [done], timeout: 1)
+                \(closing)
                 trace.log("after")
             }
             """)
-        #expect(result.files.isEmpty)
-        guard case .leftAlone(.expectation, let detail) = result.entries.first?.outcome else {
-            Issue.record("not left alone: \(result.entries)")
-            return
-        }
-        #expect(detail.contains("`trace.log(\"after\")` is not an assertion"), "\(detail)")
+        #expect((result.convertedCount == 1) == converts, "\(result.entries)")
+        #expect(text.contains("wait(for:") != converts, "\(text)")
     }
 
     /// A helper that waits (EssentialFeed's `insert(_:to:) -> Error?`), called by tests as a

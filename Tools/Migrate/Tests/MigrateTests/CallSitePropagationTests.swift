@@ -281,7 +281,7 @@ struct CallSitePropagationTests {
         #expect(detail.contains("it may be called at Tests/ViewModelTests.swift:6, outside the modules given"))
     }
 
-    @Test("A result used whole, where the handler's code would clash with the code beside the call: left alone")
+    @Test("A result used whole, where the handler's code would clash with the code beside the call: in a `do { }`")
     func wholeResultClash() throws {
         let program = """
             func run(api: FakeAPI, trace: Trace) async {
@@ -292,8 +292,23 @@ struct CallSitePropagationTests {
                 }
             }
             """
-        let result = try CallSiteFixtures.rewrite(program).result
-        #expect(result.entries.first?.outcome.reason == .handlerPattern)
+        let (text, result) = try CallSiteFixtures.rewrite(program)
+        #expect(result.convertedCount == 1, "\(result.entries)")
+        #expect(
+            text.contains(
+                """
+                    let stored = 1
+                    do {
+                        let result: Result<String, any Error>
+                        do {
+                            result = .success(try await api.load(id: 5))
+                        } catch {
+                            result = .failure(error)
+                        }
+                        let stored = result
+                        trace.log("\\(stored)")
+                    }
+                """), "\(text)")
         let clean = try CallSiteFixtures.rewrite(program.replacingOccurrences(of: "    let stored = 1\n", with: ""))
         #expect(clean.text.contains("let result: Result<String, any Error>\n    do {"))
     }

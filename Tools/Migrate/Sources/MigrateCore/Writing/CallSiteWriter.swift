@@ -231,7 +231,13 @@ struct CallSiteWriter {
         let captures = (rewrite.hopCaptures, rewrite.hopCopies)
         let tail = block(branches.tail, indent: indent, hop: false, dropping: dropped)
         if let whole = rewrite.wholeResult {
-            result += wholeResultLines(whole, call: call, indent: indent) + tail
+            if rewrite.scopesWholeResult {
+                let inner = indent + Self.unit(indent)
+                result += [indent + "do {"] + wholeResultLines(whole, call: call, indent: inner)
+                result += block(branches.tail, indent: inner, hop: false, dropping: dropped) + [indent + "}"]
+            } else {
+                result += wholeResultLines(whole, call: call, indent: indent) + tail
+            }
             if !suffix.isEmpty { result[result.count - 1] += suffix }
             return LineEdit(first: start.line - 1, last: end.line - 1, lines: result)
         }

@@ -58,6 +58,9 @@ struct CallRewrite {
     /// Settled by ``ResultHandlerRule``: a handler that uses its `Result` whole (stores it,
     /// passes it on) gets it back, `name` of type `type`, from a `do`/`catch` around the await.
     var wholeResult: (name: String, type: String)?
+    /// The whole result and the handler's code go in a `do { }` of their own: a name they
+    /// declare is declared beside the call too, or read before it.
+    var scopesWholeResult = false
 
     /// The handler's parameter names (`_` for an unnamed one); nil for `$0`.
     var parameterNames: [String]? {

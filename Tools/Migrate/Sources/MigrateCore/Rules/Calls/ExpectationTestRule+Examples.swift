@@ -2,8 +2,9 @@
 extension ExpectationTestRule {
     /// In this order, which numbers the trace programs (`Tests/CallSiteTraces/Programs.swift`):
     /// tests waiting for one expectation, the helpers that wait
-    /// (`ExpectationTestRule+HelperExamples.swift`), then the other waits.
-    static let examples: [CallExample] = oneWait + helperExamples + otherWaits
+    /// (`ExpectationTestRule+HelperExamples.swift`), the other waits, then code after the wait
+    /// (`ExpectationTestRule+PhaseExamples.swift`).
+    static let examples: [CallExample] = oneWait + helperExamples + otherWaits + phaseExamples
 
     private static let oneWait: [CallExample] = [
         CallExample(

@@ -2,18 +2,21 @@ import SwiftSyntax
 
 /// A test method that waits for a call's handler with an XCTest expectation: `let done =
 /// expectation(description:)`, the call with a handler that fulfils it, then `wait(for:
-/// [done], timeout:)` or `waitForExpectations(timeout:)` right after it, followed by nothing
-/// or by assertions only (`XCTAssert…`, `XCTFail`: they ran after the handler, and read what
-/// it set). The method becomes `async throws`, awaits the call with the handler's code (its
-/// assertions) in the same order, then the assertions after the wait; the expectation's
-/// lines go. ``ExpectationPaths`` checks that every path through the handler ends the test
-/// as before; with assertions after the wait, the handler may not `return` (that `return`
-/// would now skip them). A helper that waits, called by tests, is converted with its callers
-/// (``WaitingHelper``) or left alone.
+/// [done], timeout:)` or `waitForExpectations(timeout:)` right after it. The method becomes
+/// `async throws`, awaits the call with the handler's code (its assertions) in the same
+/// order, then the statements after the wait (they ran after the handler had fulfilled the
+/// expectation, its last statement, and read what it set; a later phase of the test, with an
+/// expectation of its own, is awaited by the next pass); the expectation's lines go.
+/// ``ExpectationPaths`` checks that every path through the handler ends the test as before;
+/// with statements after the wait, the handler may not `return` (that `return` would now
+/// skip them), those statements may not use the expectation, nor declare a name the
+/// handler's code, now beside them, declares. A helper that waits, called by tests, is
+/// converted with its callers (``WaitingHelper``) or left alone.
 struct ExpectationTestRule: CallRule {
     static let summary =
         "A synchronous test method that creates an expectation, fulfils it where the handler ends and waits for it "
-        + "right after the call, followed only by assertions, becomes `async throws` and awaits the call; an "
+        + "right after the call becomes `async throws` and awaits the call, the code after the wait following it "
+        + "(not if that code uses the expectation or declares a name the handler's code declares); an "
         + "inverted expectation, an "
         + "expected fulfilment count, a path that neither fulfils nor fails (each `#if` clause is a path), a wait "
         + "for several or an `override` leave it alone. A helper that waits (ending with `return value` after the "
@@ -24,9 +27,12 @@ struct ExpectationTestRule: CallRule {
         var rewrite = rewrite
         guard let function = rewrite.context?.body.as(FunctionDeclSyntax.self),
             let body = function.body, let item = rewrite.call.parent?.as(CodeBlockItemSyntax.self),
-            item.parent?.id == body.statements.id
+            let list = item.parent?.as(CodeBlockItemListSyntax.self), Self.isStatementBlock(list, of: body)
         else { return .proceed(rewrite) }
-        let items = Array(body.statements)
+        // A block in a loop, an `if` or a `do`: what follows it, and the loop's next round,
+        // ran after the wait too.
+        let nested = list.id != body.statements.id
+        let items = Array(list)
         guard let position = items.firstIndex(where: { $0.id == item.id }),
             let declaration = items[..<position].last(where: { Self.expectationName($0) != nil }),
             let name = Self.expectationName(declaration)
@@ -90,12 +96,17 @@ struct ExpectationTestRule: CallRule {
             rewrite.context?.isAsync = true
             return .proceed(rewrite)
         }
+        // The statements after the wait ran after the handler had fulfilled it (its last
+        // statement): after the awaited call's code, they still do, in the same scope.
         let checks = Array(items[(position + 2)...])
-        // A helper's `return value` last: it ran after the handler, as the assertions.
-        let returned = checks.last.map { $0.item.as(ReturnStmtSyntax.self)?.expression != nil } ?? false
-        if let other = checks.dropLast(returned ? 1 : 0).first(where: { !Self.isAssertion($0) }) {
-            let line = other.trimmedDescription.prefix { $0 != "\n" }
-            return leave("after the wait for `\(name)`, `\(line)` is not an assertion (`XCTAssert…`, `XCTFail`)")
+        if let mention = checks.first(where: { Self.mentions(name, in: $0) }) {
+            let line = mention.trimmedDescription.prefix { $0 != "\n" }
+            return leave("after the wait, `\(line)` uses `\(name)`, whose declaration goes")
+        }
+        let moved = Set((CallRewrite.parameterNames(of: handler) ?? []) + CallRewrite.declared(in: rewrite.body))
+        if let clash = CallRewrite.declared(in: checks).first(where: moved.contains) {
+            return leave(
+                "after the wait, `\(clash)` is declared, and the handler's code, now beside it, declares it too")
         }
         var helper: WaitingHelper?
         if context.callSites.isCalled(function.name.text) {
@@ -108,8 +119,11 @@ struct ExpectationTestRule: CallRule {
                 return leave("`\(function.name.text)` waits and is called by tests: \(reason.detail)")
             }
         }
-        if !checks.isEmpty, Self.returns(in: handler) {
-            return leave("a `return` in the handler would now skip the statements after the wait for `\(name)`")
+        if !checks.isEmpty || nested, Self.returns(in: handler) {
+            return leave(
+                "a `return` in the handler would now skip the "
+                    + (checks.isEmpty ? "code after the block that waits" : "statements after the wait")
+                    + " for `\(name)`")
         }
         if members.filter({ $0 == "fulfill" }).count != paths.fulfills.count {
             return leave("`\(name)` is fulfilled outside the handler")
@@ -256,6 +270,36 @@ struct ExpectationTestRule: CallRule {
 
     /// `XCTAssert…(…)` or `XCTFail(…)` as a statement: it only records whether the test
     /// passes, so it reads what the handler set and nothing runs that the handler could see.
+    /// Whether `list` is `body`'s statements, or a block of a loop, an `if` or a `do` in it
+    /// (not in a closure, a `guard`'s `else`, a `defer` or a `switch`).
+    static func isStatementBlock(_ list: CodeBlockItemListSyntax, of body: CodeBlockSyntax) -> Bool {
+        var node = Syntax(list)
+        while node.id != body.statements.id {
+            guard let parent = node.parent else { return false }
+            if node.is(CodeBlockSyntax.self) {
+                guard
+                    parent.is(ForStmtSyntax.self) || parent.is(WhileStmtSyntax.self)
+                        || parent.is(RepeatStmtSyntax.self) || parent.is(IfExprSyntax.self)
+                        || parent.is(DoStmtSyntax.self)
+                else { return false }
+            } else if !(node.is(CodeBlockItemListSyntax.self) || node.is(CodeBlockItemSyntax.self)
+                || node.is(ForStmtSyntax.self) || node.is(WhileStmtSyntax.self) || node.is(RepeatStmtSyntax.self)
+                || node.is(IfExprSyntax.self) || node.is(DoStmtSyntax.self) || node.is(ExpressionStmtSyntax.self))
+            {
+                return false
+            }
+            node = parent
+        }
+        return true
+    }
+
+    /// Whether `item` names `name` (not as a member: `x.name`).
+    static func mentions(_ name: String, in item: CodeBlockItemSyntax) -> Bool {
+        item.tokens(viewMode: .sourceAccurate).contains {
+            $0.tokenKind == .identifier(name) && $0.previousToken(viewMode: .sourceAccurate)?.tokenKind != .period
+        }
+    }
+
     static func isAssertion(_ item: CodeBlockItemSyntax) -> Bool {
         guard let call = item.item.as(FunctionCallExprSyntax.self) else { return false }
         let callee = call.calledExpression.trimmedDescription

@@ -8,7 +8,8 @@ struct ResultHandlerRule: CallRule {
         + "becomes `let v = try await …` with the success code after it and the failure code in the `catch`; code "
         + "after the `switch` (no `return` in it skipped that code) follows the `do`/`catch`. A handler that uses "
         + "its result whole (stores it, passes it on) gets it back from a `do`/`catch` around the await (a failure "
-        + "of `any Error` only, and a result type the call site can write)."
+        + "of `any Error` only, and a result type the call site can write), in a `do { }` of their own where a name "
+        + "they declare is declared beside the call too."
 
     func decide(_ rewrite: CallRewrite, in context: RuleContext) -> CallStep {
         var rewrite = rewrite
@@ -293,7 +294,8 @@ struct ResultHandlerRule: CallRule {
 
     /// A handler that uses its result whole (`stored = result`, `finish(result)`): the result
     /// comes back from a `do`/`catch` around the await, as a `let` of the handler's name, and
-    /// the handler's code follows, as it was. Only for a failure of `any Error` (every error
+    /// the handler's code follows, as it was (both in a `do { }` of their own when a name they
+    /// declare is declared beside the call too). Only for a failure of `any Error` (every error
     /// the await throws fits it), and where the result's type is written at the call (the
     /// handler's annotation) or names only types the code can name.
     static func wholeResult(
@@ -302,17 +304,18 @@ struct ResultHandlerRule: CallRule {
         guard TypeText.isError(failure), !rewrite.hopsToMain, name != "_", !rewrite.body.isEmpty,
             let type = resultType(rewrite, success: success, context: context)
         else { return .proceed(rewrite) }
+        var rewrite = rewrite
         // The `let` and the handler's code go beside the call: a name declared there already
         // would be declared twice, and a read of `name` before the call (a property, through
-        // `self`) would read the new `let` before its declaration.
+        // `self`) would read the new `let` before its declaration. Then they go in a `do { }`.
         if let statement = rewrite.statement, let list = statement.parent?.as(CodeBlockItemListSyntax.self) {
             let others = list.filter { $0.id != statement.id }
             let moved = Set([name] + CallRewrite.declared(in: rewrite.body))
-            if !moved.isDisjoint(with: CallRewrite.declared(in: Array(others))) { return .proceed(rewrite) }
             let before = list.prefix { $0.id != statement.id }
-            if CallSiteWriter.reads(name, in: Array(before)) { return .proceed(rewrite) }
+            rewrite.scopesWholeResult =
+                !moved.isDisjoint(with: CallRewrite.declared(in: Array(others)))
+                || CallSiteWriter.reads(name, in: Array(before))
         }
-        var rewrite = rewrite
         rewrite.branches = HandlerBranches(valueName: nil, success: [], errorName: nil, failure: [], tail: rewrite.body)
         rewrite.wholeResult = (name, type)
         return .proceed(rewrite)
