@@ -48,17 +48,21 @@ public let callSitePrograms: [CallSiteProgram] = [
         before: { ExpectationTestRule10.Before().run(api: $0, trace: $1) },
         after: { await runTest($0, $1, ExpectationTestRule10.After().run(api:trace:)) }),
     CallSiteProgram(
-        name: "ExpectationTestRule: a test in two phases, an expectation each: both awaited, in order",
+        name: "ExpectationTestRule: a failure that only fails the test, code after the wait: the `catch` stays",
         before: { ExpectationTestRule11.Before().run(api: $0, trace: $1) },
         after: { await runTest($0, $1, ExpectationTestRule11.After().run(api:trace:)) }),
     CallSiteProgram(
-        name: "ExpectationTestRule: two phases keep whole results, both named `result`: the second in a `do { }`",
+        name: "ExpectationTestRule: a test in two phases, an expectation each: both awaited, in order",
         before: { ExpectationTestRule12.Before().run(api: $0, trace: $1) },
         after: { await runTest($0, $1, ExpectationTestRule12.After().run(api:trace:)) }),
     CallSiteProgram(
-        name: "ExpectationTestRule: a test that waits in a loop: each round awaits its call, then the code after it",
+        name: "ExpectationTestRule: two phases keep whole results, both named `result`: the second in a `do { }`",
         before: { ExpectationTestRule13.Before().run(api: $0, trace: $1) },
         after: { await runTest($0, $1, ExpectationTestRule13.After().run(api:trace:)) }),
+    CallSiteProgram(
+        name: "ExpectationTestRule: a test that waits in a loop: each round awaits its call, then the code after it",
+        before: { ExpectationTestRule14.Before().run(api: $0, trace: $1) },
+        after: { await runTest($0, $1, ExpectationTestRule14.After().run(api:trace:)) }),
     CallSiteProgram(
         name: "ContinuationCallRule: a continuation resumed by the handler: the call awaited in its place",
         before: { await ContinuationCallRule1.Before().run(api: $0, trace: $1) },
@@ -699,6 +703,37 @@ enum ExpectationTestRule10 {
 enum ExpectationTestRule11 {
     struct Before {
         func run(api: FakeAPI, trace: Trace) {
+            let done = expectation(description: "load")
+            let received = Received(trace: trace)
+            api.load(id: 1) { result in
+                switch result {
+                case .success(let text): received.value = text
+                case .failure(let error): XCTFail("\(error)")
+                }
+                done.fulfill()
+            }
+            wait(for: [done], timeout: 1)
+            trace.log("cleaned up")
+        }
+    }
+
+    struct After {
+        func run(api: FakeAPI, trace: Trace) async throws {
+            let received = Received(trace: trace)
+            do {
+                let text = try await api.load(id: 1)
+                received.value = text
+            } catch {
+                XCTFail("\(error)")
+            }
+            trace.log("cleaned up")
+        }
+    }
+}
+
+enum ExpectationTestRule12 {
+    struct Before {
+        func run(api: FakeAPI, trace: Trace) {
             let loaded = expectation(description: "load")
             api.load(id: 1) { result in
                 switch result {
@@ -740,7 +775,7 @@ enum ExpectationTestRule11 {
     }
 }
 
-enum ExpectationTestRule12 {
+enum ExpectationTestRule13 {
     struct Before {
         func run(api: FakeAPI, trace: Trace) {
             let first = expectation(description: "first")
@@ -780,7 +815,7 @@ enum ExpectationTestRule12 {
     }
 }
 
-enum ExpectationTestRule13 {
+enum ExpectationTestRule14 {
     struct Before {
         func run(api: FakeAPI, trace: Trace) {
             for id in 1...2 {

@@ -35,6 +35,36 @@ extension ExpectationTestRule {
                 }
                 """)),
         CallExample(
+            "a failure that only fails the test, code after the wait: the `catch` stays",
+            before: """
+                func run(api: FakeAPI, trace: Trace) {
+                    let done = expectation(description: "load")
+                    let received = Received(trace: trace)
+                    api.load(id: 1) { result in
+                        switch result {
+                        case .success(let text): received.value = text
+                        case .failure(let error): XCTFail("\\(error)")
+                        }
+                        done.fulfill()
+                    }
+                    wait(for: [done], timeout: 1)
+                    trace.log("cleaned up")
+                }
+                """,
+            after: .rewritten(
+                """
+                func run(api: FakeAPI, trace: Trace) async throws {
+                    let received = Received(trace: trace)
+                    do {
+                        let text = try await api.load(id: 1)
+                        received.value = text
+                    } catch {
+                        XCTFail("\\(error)")
+                    }
+                    trace.log("cleaned up")
+                }
+                """)),
+        CallExample(
             "a test in two phases, an expectation each: both awaited, in order",
             before: """
                 func run(api: FakeAPI, trace: Trace) {

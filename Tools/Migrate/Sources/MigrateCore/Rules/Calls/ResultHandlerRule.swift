@@ -328,7 +328,8 @@ struct ResultHandlerRule: CallRule {
     ]
 
     /// `Result<Success, any Error>`: the handler's own annotation, or the API's success type when
-    /// every name in it is a standard type or a type of the module (not a generic parameter).
+    /// every name in it is a standard type, a type of the module, or a generic parameter the
+    /// call names through a metatype argument (``namedGenerics(_:)``).
     private static func resultType(_ rewrite: CallRewrite, success: TypeSyntax, context: RuleContext) -> String? {
         if let clause = rewrite.handler?.signature?.parameterClause?.as(ClosureParameterClauseSyntax.self),
             let type = clause.parameters.first?.type
@@ -336,13 +337,42 @@ struct ResultHandlerRule: CallRule {
             return type.trimmedDescription
         }
         // A nested type (`Client.Item`) is written by its simple name in the API: not here.
+        let named = namedGenerics(rewrite)
         let names = TypeText.mentionedNames(success)
         guard
             names.allSatisfy({
-                standardNames.contains($0)
+                standardNames.contains($0) || named[$0] != nil
                     || context.index.typesBySimpleName[$0].map { !$0.name.contains(".") } ?? false
             })
         else { return nil }
-        return "Result<\(success.trimmedDescription), any Error>"
+        var written = success.trimmedDescription
+        if !named.isEmpty {
+            written = success.tokens(viewMode: .sourceAccurate).map { token in
+                guard case .identifier(let name) = token.tokenKind, let type = named[name] else {
+                    return token.leadingTrivia.description + token.text + token.trailingTrivia.description
+                }
+                return token.leadingTrivia.description + type + token.trailingTrivia.description
+            }.joined()
+            written = String(written.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        }
+        return "Result<\(written), any Error>"
+    }
+
+    /// The generic parameters the call names through a metatype argument: `responseType:
+    /// Int.self` for a parameter `responseType: U.Type` gives `U` = `Int`.
+    private static func namedGenerics(_ rewrite: CallRewrite) -> [String: String] {
+        guard let entry = rewrite.entry else { return [:] }
+        var named: [String: String] = [:]
+        for (argument, index) in zip(rewrite.call.arguments, rewrite.argumentParameters)
+        where entry.parameters.indices.contains(index) {
+            guard let metatype = entry.parameters[index].syntax.type.as(MetatypeTypeSyntax.self),
+                metatype.metatypeSpecifier.text == "Type",
+                let generic = metatype.baseType.as(IdentifierTypeSyntax.self), generic.genericArgumentClause == nil,
+                let access = argument.expression.as(MemberAccessExprSyntax.self),
+                access.declName.baseName.text == "self", let base = access.base
+            else { continue }
+            named[generic.name.text] = base.trimmedDescription
+        }
+        return named
     }
 }

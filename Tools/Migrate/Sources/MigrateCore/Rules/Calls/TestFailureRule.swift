@@ -38,8 +38,11 @@ struct TestFailureRule: DocumentedCallRule {
         let others = body.statements.filter { $0.id != statement.id }.flatMap { CallRewrite.declared(in: [$0]) }
         guard flattened.isDisjoint(with: others) else { return false }
         // A test the expectation rule makes `async throws`; not a helper that waits, whose
-        // callers would get an error where it recorded a failure and returned.
-        if let test = rewrite.expectation { return test.helper == nil }
+        // callers would get an error where it recorded a failure and returned. Code after the
+        // wait ran after a failure too: skipped, only assertions may be (the test failed).
+        if let test = rewrite.expectation {
+            return test.helper == nil && test.checks.allSatisfy(ExpectationTestRule.isAssertion)
+        }
         let isTest =
             function.name.text.hasPrefix("test")
             || function.attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "Test" }
