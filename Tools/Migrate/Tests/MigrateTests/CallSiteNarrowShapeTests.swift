@@ -112,4 +112,33 @@ struct CallSiteNarrowShapeTests {
         #expect(lines[at + 1].dropFirst(margin.count) == "\"\"\"", "\(text)")
         #expect(lines[at] == margin + "    indented", "\(text)")
     }
+
+    @Test("A test that expects the call to fail (an empty `catch`): the error is caught, never thrown out of the test")
+    func expectedFailure() throws {
+        let (text, result) = try CallSiteFixtures.rewrite(
+            """
+            func testLoadFails(api: FakeAPI) throws {
+                let done = XCTestExpectation()
+                api.load(id: 1) { result in
+                    do {
+                        _ = try result.get()
+                        XCTFail("expected a failure")
+                    } catch {
+                    }
+                    done.fulfill()
+                }
+                wait(for: [done], timeout: 1)
+            }
+            """)
+        #expect(result.convertedCount == 1, "\(result.entries)")
+        #expect(
+            text == """
+                func testLoadFails(api: FakeAPI) async throws {
+                    do {
+                        _ = try await api.load(id: 1)
+                        XCTFail("expected a failure")
+                    } catch {}
+                }
+                """)
+    }
 }

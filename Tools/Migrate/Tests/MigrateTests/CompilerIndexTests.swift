@@ -92,4 +92,15 @@ struct CompilerIndexTests {
             index.declaration(file: "Net/Net.swift", line: IndexedPackage.line(of: "    func fetch(_ path")))
         #expect(index.overrides(ofUSR: requirement.symbol.usr).count == 1)
     }
+
+    @Test("An associated type of a generic parameter, printed with its module and protocol, reads as written")
+    func associatedType() throws {
+        let signature = try #require(
+            ResolvedSignature(
+                usr: "s:9Buildkite4send",
+                demangled: "Buildkite.send<A where A: Buildkite.HasBody, A: Buildkite.Resource>(_: A, completion: "
+                    + "(Swift.Result<Buildkite.Response<A.Buildkite.Resource.Content>, Swift.Error>) -> ()) -> ()",
+                genericNames: [["R"]]))
+        #expect(signature.parameters.map(\.type) == ["R", "(Result<Response<R.Content>, Error>) -> ()"])
+    }
 }

@@ -105,7 +105,7 @@ public struct ResolvedSignature: Sendable, Equatable {
 
 /// Rewrites demangled types as source text: module names dropped (`Foundation.Data` →
 /// `Data`; `Swift.Result` stays where the module declares a `Result`), generic parameters
-/// renamed to the source's names.
+/// renamed to the source's names, their associated types without the protocol's path.
 private final class ResolvedTypeRewriter: SyntaxRewriter {
     let generics: [String: String]
     let keepingSwiftFor: Set<String>
@@ -131,6 +131,17 @@ private final class ResolvedTypeRewriter: SyntaxRewriter {
     }
 
     override func visit(_ node: MemberTypeSyntax) -> TypeSyntax {
+        // An associated type of a generic parameter, printed with its protocol
+        // (`A.Module.Protocol.Content`): `A.Content`, as the source writes it.
+        if let proto = node.baseType.as(MemberTypeSyntax.self), proto.genericArgumentClause == nil,
+            let module = proto.baseType.as(MemberTypeSyntax.self), module.genericArgumentClause == nil,
+            let root = module.baseType.as(IdentifierTypeSyntax.self), generics[root.name.text] != nil
+        {
+            return visit(
+                MemberTypeSyntax(
+                    leadingTrivia: node.leadingTrivia, baseType: module.baseType, name: node.name,
+                    genericArgumentClause: node.genericArgumentClause, trailingTrivia: node.trailingTrivia))
+        }
         guard let root = node.baseType.as(IdentifierTypeSyntax.self), root.genericArgumentClause == nil,
             generics[root.name.text] == nil, root.name.text != "Self",
             !(root.name.text == "Swift" && keepingSwiftFor.contains(node.name.text))

@@ -1,8 +1,10 @@
 import SwiftSyntax
 
 /// A test method that waits for a call's handler with an XCTest expectation: `let done =
-/// expectation(description:)`, the call with a handler that fulfils it, then `wait(for:
-/// [done], timeout:)` or `waitForExpectations(timeout:)` right after it. The method becomes
+/// expectation(description:)` (or `XCTestExpectation()`), the call with a handler that
+/// fulfils it, then `wait(for: [done], timeout:)` or `waitForExpectations(timeout:)` right
+/// after it (or `wait(for: [done])`, where the suite declares that wait as XCTest's with a
+/// timeout of its own: ``forwardingWait(_:)``). The method becomes
 /// `async throws`, awaits the call with the handler's code (its assertions) in the same
 /// order, then the statements after the wait (they ran after the handler had fulfilled the
 /// expectation, its last statement, and read what it set; a later phase of the test, with an
@@ -15,7 +17,8 @@ import SwiftSyntax
 struct ExpectationTestRule: CallRule {
     static let summary =
         "A synchronous test method that creates an expectation, fulfils it where the handler ends and waits for it "
-        + "right after the call becomes `async throws` and awaits the call, the code after the wait following it "
+        + "right after the call (or with `XCTestExpectation()`, and the suite's own `wait(for:)` that only forwards "
+        + "with a timeout) becomes `async throws` and awaits the call, the code after the wait following it "
         + "(not if that code uses the expectation or declares a name the handler's code declares); an "
         + "inverted expectation, an "
         + "expected fulfilment count, a path that neither fulfils nor fails (each `#if` clause is a path), a wait "
@@ -55,9 +58,10 @@ struct ExpectationTestRule: CallRule {
         let several = { (names: [String]) in
             leave("the wait is for several expectations (`\(names.joined(separator: "`, `"))`)")
         }
-        guard position + 1 < items.count, let waited = Self.waited(items[position + 1]) else {
+        let forwarding = Self.forwardingWait(context.callSites)
+        guard position + 1 < items.count, let waited = Self.waited(items[position + 1], forwarding: forwarding) else {
             // The first of several calls waited for together: they were in flight at once.
-            let later = items[(position + 1)...].lazy.compactMap { Self.waited($0) ?? nil }
+            let later = items[(position + 1)...].lazy.compactMap { Self.waited($0, forwarding: forwarding) ?? nil }
             if let names = later.first(where: { $0.contains(name) && $0.count > 1 }) { return several(names) }
             return leave("the test does not wait for `\(name)` right after the call")
         }
@@ -90,6 +94,13 @@ struct ExpectationTestRule: CallRule {
             // which goes on waiting for the expectation (the next pass awaits those calls).
             guard let kept = Self.keptWaiting(rewrite, function: function, name: name, handler: handler, in: context)
             else { return leave(reason) }
+            // `await fulfillment(of:timeout:)` needs the timeout, which the module's own wait keeps.
+            if Self.awaitedFulfillment(wait) == nil,
+                wait.item.as(FunctionCallExprSyntax.self)?.arguments.contains(where: { $0.label?.text == "timeout" })
+                    != true
+            {
+                return leave("\(reason); the wait for it would go on, and its timeout is in the module's `wait(for:)`")
+            }
             rewrite.expectation = ExpectationTest(
                 function: function, declaration: declaration, fulfills: [], wait: wait, keepsWaiting: true)
             rewrite.notes.append(kept)
@@ -157,7 +168,8 @@ struct ExpectationTestRule: CallRule {
         }.count
     }
 
-    /// `let name = expectation(description: …)` (or `self.expectation`, `XCTestExpectation(description:)`).
+    /// `let name = expectation(description: …)` (or `self.expectation`, `XCTestExpectation(description:)`,
+    /// `XCTestExpectation()`).
     static func expectationName(_ item: CodeBlockItemSyntax) -> String? {
         guard let variable = item.item.as(VariableDeclSyntax.self), variable.bindings.count == 1,
             let binding = variable.bindings.first, binding.typeAnnotation == nil,
@@ -165,13 +177,39 @@ struct ExpectationTestRule: CallRule {
             let call = binding.initializer?.value.as(FunctionCallExprSyntax.self),
             ["expectation", "self.expectation", "XCTestExpectation"].contains(call.calledExpression.trimmedDescription),
             call.arguments.map({ $0.label?.text }) == ["description"]
+                || (call.calledExpression.trimmedDescription == "XCTestExpectation" && call.arguments.isEmpty
+                    && call.trailingClosure == nil)
         else { return nil }
         return name
     }
 
+    /// Whether the module's tests declare `wait(for:)` as XCTest's wait with a timeout of
+    /// their own: `func wait(for expectations: [XCTestExpectation]) { wait(for:
+    /// expectations, timeout: t) }` (a test case's extension), nothing more.
+    static func forwardingWait(_ calls: CallSites) -> Bool {
+        calls.calls(named: "wait").contains { call in
+            guard call.labels == ["for", "timeout"], call.node.trailingClosure == nil,
+                let item = call.node.parent?.as(CodeBlockItemSyntax.self),
+                let list = item.parent?.as(CodeBlockItemListSyntax.self), list.count == 1,
+                let function = list.parent?.as(CodeBlockSyntax.self)?.parent?.as(FunctionDeclSyntax.self),
+                function.name.text == "wait", function.signature.effectSpecifiers == nil,
+                function.signature.returnClause == nil, function.genericParameterClause == nil,
+                function.signature.parameterClause.parameters.count == 1,
+                let parameter = function.signature.parameterClause.parameters.first,
+                parameter.firstName.text == "for", parameter.defaultValue == nil,
+                parameter.type.trimmedDescription == "[XCTestExpectation]",
+                ["wait", "self.wait"].contains(call.node.calledExpression.trimmedDescription),
+                call.node.arguments.first?.expression.trimmedDescription
+                    == (parameter.secondName ?? parameter.firstName).text
+            else { return false }
+            return true
+        }
+    }
+
     /// `wait(for: [a, b], timeout: t)`: the names waited for; nil names for
     /// `waitForExpectations(timeout:)` (every expectation); nil when not a wait.
-    static func waited(_ item: CodeBlockItemSyntax) -> [String]?? {
+    /// With `forwarding` (``forwardingWait(_:)``), `wait(for: [a])` too.
+    static func waited(_ item: CodeBlockItemSyntax, forwarding: Bool = false) -> [String]?? {
         if let names = awaitedFulfillment(item) { return .some(names) }
         guard let call = item.item.as(FunctionCallExprSyntax.self) else { return nil }
         let callee = call.calledExpression.trimmedDescription
@@ -179,7 +217,8 @@ struct ExpectationTestRule: CallRule {
         if ["waitForExpectations", "self.waitForExpectations"].contains(callee), labels == ["timeout"] {
             return .some(nil)
         }
-        guard ["wait", "self.wait"].contains(callee), labels == ["for", "timeout"],
+        guard ["wait", "self.wait"].contains(callee),
+            labels == ["for", "timeout"] || (forwarding && labels == ["for"]),
             let array = call.arguments.first?.expression.as(ArrayExprSyntax.self)
         else { return nil }
         return .some(array.elements.map { $0.expression.trimmedDescription })

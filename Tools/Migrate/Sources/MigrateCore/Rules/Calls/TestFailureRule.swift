@@ -26,6 +26,9 @@ struct TestFailureRule: DocumentedCallRule {
             rewrite.wholeResult == nil,
             let branches = rewrite.branches, branches.errorType == nil, !branches.ignoresError,
             Self.onlyFails(branches.failure, error: branches.errorName ?? "error"),
+            // No failure code where the handler receives an error: the error was ignored (an
+            // empty `catch`, a test expecting it), and thrown it would fail the test.
+            !branches.failure.isEmpty || !(rewrite.entry?.shape.carriesError ?? true),
             rewrite.context?.isAsync ?? false,
             let function = rewrite.context?.body.as(FunctionDeclSyntax.self),
             let statement = rewrite.statement, let body = function.body, statement.parent?.id == body.statements.id
