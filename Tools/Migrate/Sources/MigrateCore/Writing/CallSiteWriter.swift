@@ -44,6 +44,12 @@ struct CallSiteWriter {
         guard let call = edit(rewrite) else { return nil }
         guard let test = rewrite.expectation else { return [call] }
         var result = [call]
+        // The method's other blocking waits, awaited now that it is async.
+        for wait in test.otherWaits {
+            guard let text = ExpectationTestRule.awaitableWait(wait), let lines = ownLines(wait) else { return nil }
+            let indent = String(self.lines[lines.lowerBound].prefix { $0 == " " || $0 == "\t" })
+            result.append(LineEdit(first: lines.lowerBound, last: lines.upperBound, lines: [indent + text]))
+        }
         if test.keepsWaiting {
             if ExpectationTestRule.awaitedFulfillment(test.wait) == nil {
                 guard let wait = fulfillmentEdit(test) else { return nil }

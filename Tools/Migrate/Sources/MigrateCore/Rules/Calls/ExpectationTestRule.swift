@@ -72,6 +72,9 @@ struct ExpectationTestRule: CallRule {
             )
         }
         if let waited, waited != [name] { return several(waited) }
+        if waited == nil, declaration.trimmedDescription.contains("XCTestExpectation(") {
+            return leave("`waitForExpectations` does not wait for `\(name)`, made by `XCTestExpectation(…)`")
+        }
         // `waitForExpectations` waits for every expectation the method made.
         let made = items.compactMap { Self.expectationName($0) }
         if waited == nil, made.count > 1 { return several(made) }
@@ -88,6 +91,17 @@ struct ExpectationTestRule: CallRule {
             let handler = rewrite.call.trailingClosure
                 ?? rewrite.call.arguments.last?.expression.as(ClosureExprSyntax.self)
         else { return leave("the handler is not written at the call") }
+        // In a loop (or an `if`, a `do`), the handler's `break` or `continue` would now act on it.
+        if nested, Self.jumps(in: handler) {
+            return leave("a `break` or `continue` in the handler would now act on the block that waits")
+        }
+        // The method becomes async: its other blocking waits become `await fulfillment(of:)`.
+        let others = Self.otherWaits(in: body, besides: wait)
+        if let blocking = others.first(where: { Self.awaitableWait($0) == nil }) {
+            let line = blocking.trimmedDescription.prefix { $0 != "\n" }
+            return leave(
+                "the method also waits with `\(line)`, which an async method cannot, and has no timeout to await")
+        }
         var paths = ExpectationPaths(name: name, handler: handler)
         if let reason = paths.check() {
             // The handler starts the calls that fulfil it: awaited, its code runs in the test,
@@ -101,8 +115,12 @@ struct ExpectationTestRule: CallRule {
             {
                 return leave("\(reason); the wait for it would go on, and its timeout is in the module's `wait(for:)`")
             }
+            if nested, Self.returns(in: handler) {
+                return leave("a `return` in the handler would now skip the code after the block that waits")
+            }
             rewrite.expectation = ExpectationTest(
-                function: function, declaration: declaration, fulfills: [], wait: wait, keepsWaiting: true)
+                function: function, declaration: declaration, fulfills: [], wait: wait,
+                checks: Array(items[(position + 2)...]), keepsWaiting: true, nested: nested, otherWaits: others)
             rewrite.notes.append(kept)
             rewrite.context?.isAsync = true
             return .proceed(rewrite)
@@ -141,7 +159,7 @@ struct ExpectationTestRule: CallRule {
         }
         rewrite.expectation = ExpectationTest(
             function: function, declaration: declaration, fulfills: paths.fulfills, wait: wait, checks: checks,
-            helper: helper)
+            helper: helper, nested: nested, otherWaits: others)
         if let helper {
             let callers = helper.functions.map { "`\($0.name.text)`" }.joined(separator: ", ")
             let calls = helper.calls.count == 1 ? "its call awaits it" : "its \(helper.calls.count) calls await it"
@@ -181,29 +199,6 @@ struct ExpectationTestRule: CallRule {
                     && call.trailingClosure == nil)
         else { return nil }
         return name
-    }
-
-    /// Whether the module's tests declare `wait(for:)` as XCTest's wait with a timeout of
-    /// their own: `func wait(for expectations: [XCTestExpectation]) { wait(for:
-    /// expectations, timeout: t) }` (a test case's extension), nothing more.
-    static func forwardingWait(_ calls: CallSites) -> Bool {
-        calls.calls(named: "wait").contains { call in
-            guard call.labels == ["for", "timeout"], call.node.trailingClosure == nil,
-                let item = call.node.parent?.as(CodeBlockItemSyntax.self),
-                let list = item.parent?.as(CodeBlockItemListSyntax.self), list.count == 1,
-                let function = list.parent?.as(CodeBlockSyntax.self)?.parent?.as(FunctionDeclSyntax.self),
-                function.name.text == "wait", function.signature.effectSpecifiers == nil,
-                function.signature.returnClause == nil, function.genericParameterClause == nil,
-                function.signature.parameterClause.parameters.count == 1,
-                let parameter = function.signature.parameterClause.parameters.first,
-                parameter.firstName.text == "for", parameter.defaultValue == nil,
-                parameter.type.trimmedDescription == "[XCTestExpectation]",
-                ["wait", "self.wait"].contains(call.node.calledExpression.trimmedDescription),
-                call.node.arguments.first?.expression.trimmedDescription
-                    == (parameter.secondName ?? parameter.firstName).text
-            else { return false }
-            return true
-        }
     }
 
     /// `wait(for: [a, b], timeout: t)`: the names waited for; nil names for
@@ -309,36 +304,6 @@ struct ExpectationTestRule: CallRule {
 
     /// `XCTAssert…(…)` or `XCTFail(…)` as a statement: it only records whether the test
     /// passes, so it reads what the handler set and nothing runs that the handler could see.
-    /// Whether `list` is `body`'s statements, or a block of a loop, an `if` or a `do` in it
-    /// (not in a closure, a `guard`'s `else`, a `defer` or a `switch`).
-    static func isStatementBlock(_ list: CodeBlockItemListSyntax, of body: CodeBlockSyntax) -> Bool {
-        var node = Syntax(list)
-        while node.id != body.statements.id {
-            guard let parent = node.parent else { return false }
-            if node.is(CodeBlockSyntax.self) {
-                guard
-                    parent.is(ForStmtSyntax.self) || parent.is(WhileStmtSyntax.self)
-                        || parent.is(RepeatStmtSyntax.self) || parent.is(IfExprSyntax.self)
-                        || parent.is(DoStmtSyntax.self)
-                else { return false }
-            } else if !(node.is(CodeBlockItemListSyntax.self) || node.is(CodeBlockItemSyntax.self)
-                || node.is(ForStmtSyntax.self) || node.is(WhileStmtSyntax.self) || node.is(RepeatStmtSyntax.self)
-                || node.is(IfExprSyntax.self) || node.is(DoStmtSyntax.self) || node.is(ExpressionStmtSyntax.self))
-            {
-                return false
-            }
-            node = parent
-        }
-        return true
-    }
-
-    /// Whether `item` names `name` (not as a member: `x.name`).
-    static func mentions(_ name: String, in item: CodeBlockItemSyntax) -> Bool {
-        item.tokens(viewMode: .sourceAccurate).contains {
-            $0.tokenKind == .identifier(name) && $0.previousToken(viewMode: .sourceAccurate)?.tokenKind != .period
-        }
-    }
-
     static func isAssertion(_ item: CodeBlockItemSyntax) -> Bool {
         guard let call = item.item.as(FunctionCallExprSyntax.self) else { return false }
         let callee = call.calledExpression.trimmedDescription
@@ -365,29 +330,5 @@ struct ExpectationTestRule: CallRule {
             while let current = node, !current.is(ClosureExprSyntax.self) { node = current.parent }
             return node?.id == handler.id
         }
-    }
-}
-
-/// An XCTest method waiting for a call's handler: the lines that go once the call is awaited.
-struct ExpectationTest {
-    var function: FunctionDeclSyntax
-    /// `let done = expectation(description: …)`.
-    var declaration: CodeBlockItemSyntax
-    /// Every `done.fulfill()` of the handler (its last statement, or followed by `return`).
-    var fulfills: [CodeBlockItemSyntax]
-    /// `wait(for: [done], timeout: …)`, right after the call.
-    var wait: CodeBlockItemSyntax
-    /// The assertions after the wait (the method's last statements), which ran after the
-    /// handler and run after the awaited call's code.
-    var checks: [CodeBlockItemSyntax] = []
-    /// For a helper that tests call, those calls, which await it.
-    var helper: WaitingHelper? = nil
-    /// The handler's code starts the calls that fulfil the expectation: it stays, and the
-    /// wait becomes (or stays) `await fulfillment(of: [name], timeout: …)`.
-    var keepsWaiting = false
-
-    /// Whether `item` goes with the call (the wait) or ran after the handler (the checks).
-    func follows(_ item: CodeBlockItemSyntax) -> Bool {
-        item.id == wait.id || checks.contains { $0.id == item.id }
     }
 }

@@ -49,7 +49,10 @@ struct ResultHandlerRule: CallRule {
             // errors only the async form throws (`CancellationError`, `AbandonedPromiseError`)
             // fail the test, where the test timed out before.
             let type = failure.trimmedDescription
-            if rewrite.expectation != nil, context.index.typesBySimpleName[type] != nil {
+            // Not where code follows that a thrown error would skip (or the test's own `do`).
+            if let test = rewrite.expectation, !test.nested, test.checks.allSatisfy(ExpectationTestRule.isAssertion),
+                context.index.typesBySimpleName[type] != nil
+            {
                 rewrite.branches = branches
                 rewrite.branches?.errorName = name
                 rewrite.branches?.errorType = type
@@ -337,7 +340,10 @@ struct ResultHandlerRule: CallRule {
             return type.trimmedDescription
         }
         // A nested type (`Client.Item`) is written by its simple name in the API: not here.
-        let named = namedGenerics(rewrite)
+        // A metatype of a type the code declares (`Model.Type`) is no generic parameter.
+        let named = namedGenerics(rewrite).filter {
+            !standardNames.contains($0.key) && context.index.typesBySimpleName[$0.key] == nil
+        }
         let names = TypeText.mentionedNames(success)
         guard
             names.allSatisfy({
