@@ -46,9 +46,10 @@ struct CallSiteWriter {
         var result = [call]
         // The method's other blocking waits, awaited now that it is async.
         for wait in test.otherWaits {
-            guard let text = ExpectationTestRule.awaitableWait(wait), let lines = ownLines(wait) else { return nil }
-            let indent = String(self.lines[lines.lowerBound].prefix { $0 == " " || $0 == "\t" })
-            result.append(LineEdit(first: lines.lowerBound, last: lines.upperBound, lines: [indent + text]))
+            guard let text = ExpectationTestRule.awaitableWait(wait), let edit = replacing(wait, with: text) else {
+                return nil
+            }
+            result.append(edit)
         }
         if test.keepsWaiting {
             if ExpectationTestRule.awaitedFulfillment(test.wait) == nil {
@@ -109,11 +110,16 @@ struct CallSiteWriter {
     private func fulfillmentEdit(_ test: ExpectationTest) -> LineEdit? {
         guard let call = test.wait.item.as(FunctionCallExprSyntax.self),
             let timeout = call.arguments.first(where: { $0.label?.text == "timeout" }),
-            let name = ExpectationTestRule.expectationName(test.declaration),
-            let lines = ownLines(test.wait)
+            let name = ExpectationTestRule.expectationName(test.declaration)
         else { return nil }
+        return replacing(
+            test.wait, with: "await fulfillment(of: [\(name)], timeout: \(timeout.expression.trimmedDescription))")
+    }
+
+    /// The lines of `item` (its own) replaced by one line of `text`, at its indent.
+    private func replacing(_ item: CodeBlockItemSyntax, with text: String) -> LineEdit? {
+        guard let lines = ownLines(item) else { return nil }
         let indent = String(self.lines[lines.lowerBound].prefix { $0 == " " || $0 == "\t" })
-        let text = "await fulfillment(of: [\(name)], timeout: \(timeout.expression.trimmedDescription))"
         return LineEdit(first: lines.lowerBound, last: lines.upperBound, lines: [indent + text])
     }
 

@@ -67,12 +67,7 @@ extension ExpectationTestRule {
 
     /// A `break` or `continue` of the handler itself (not of a closure in it).
     static func jumps(in handler: ClosureExprSyntax) -> Bool {
-        handler.statements.tokens(viewMode: .sourceAccurate).contains { token in
-            guard token.tokenKind == .keyword(.break) || token.tokenKind == .keyword(.continue) else { return false }
-            var node = token.parent
-            while let current = node, !current.is(ClosureExprSyntax.self) { node = current.parent }
-            return node?.id == handler.id
-        }
+        handlerOwn([.break, .continue], in: handler)
     }
 
     /// Whether `list` is `body`'s statements, or a block of a loop, an `if` or a `do` in it

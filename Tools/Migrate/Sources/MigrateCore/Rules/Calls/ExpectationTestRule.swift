@@ -324,8 +324,16 @@ struct ExpectationTestRule: CallRule {
     /// A `return` of the handler itself (not of a closure in it), in `part` of it (the whole
     /// handler by default).
     static func returns(in handler: ClosureExprSyntax, within part: (any SyntaxProtocol)? = nil) -> Bool {
+        handlerOwn([.return], in: handler, within: part)
+    }
+
+    /// Whether one of `keywords` belongs to the handler itself (not to a closure in it), in
+    /// `part` of it (the whole handler by default).
+    static func handlerOwn(
+        _ keywords: Set<Keyword>, in handler: ClosureExprSyntax, within part: (any SyntaxProtocol)? = nil
+    ) -> Bool {
         (part ?? handler.statements).tokens(viewMode: .sourceAccurate).contains { token in
-            guard token.tokenKind == .keyword(.return) else { return false }
+            guard case .keyword(let keyword) = token.tokenKind, keywords.contains(keyword) else { return false }
             var node = token.parent
             while let current = node, !current.is(ClosureExprSyntax.self) { node = current.parent }
             return node?.id == handler.id
